@@ -1,0 +1,237 @@
+import { Context, Service } from 'cordis'
+import Schema from 'schemastery'
+import { SystemPromptError, quote } from './errors.ts'
+import { VARIABLE_NAME } from './interpolate.ts'
+import { snapshotSchema } from './snapshot.ts'
+import { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, compareCodeUnits } from './tool-order.ts'
+import type {
+  AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, ToolProvider, ToolSchema, VariableProvider,
+} from './types.ts'
+
+declare module 'cordis' {
+  interface Context {
+    systemPrompt: SystemPrompt
+  }
+  interface Events {
+    /** Waterfall over the canonical assembly; a listener may edit it or return another one. */
+    'system-prompt/assemble'(assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>): Promise<PromptAssembly>
+    /** Emitted (sync) when a section, variable or tool provider is added or removed. */
+    'system-prompt/change'(change: SystemPromptChange): void
+  }
+}
+
+export interface SystemPromptChange {
+  kind: 'section' | 'variable' | 'tools'
+  action: 'add' | 'remove'
+  name: string
+}
+
+export const PERSONA_SECTION = 'deployment:persona'
+export const PERSONA_ORDER = 0
+export const IDENTITY_SECTION = 'harness:identity'
+export const IDENTITY_ORDER = -100
+export const IDENTITY_TEXT = 'You are an assistant running inside DSH, an agent harness. '
+  + 'Call a tool when it helps with the request; otherwise answer in plain text.'
+
+export interface SystemPromptConfig {
+  persona: string
+  toolOrder?: string[]
+  includeHarnessIdentity: boolean
+}
+
+interface ProviderEntry {
+  owner: string
+  provide: ToolProvider
+}
+
+/** Owns section order, prompt variables and the canonical model-facing tool order. */
+export class SystemPrompt extends Service {
+  static Config: Schema<SystemPromptConfig> = Schema.object({
+    persona: Schema.string().default('').description('Deployment persona, rendered as the section deployment:persona at order 0; empty drops it.'),
+    toolOrder: Schema.union([Schema.array(Schema.string()), Schema.const(undefined)])
+      .description(`Explicit model-facing tool order. Must contain "${TOOL_ORDER_REST}" once; omitted means code-unit lexicographic order.`),
+    includeHarnessIdentity: Schema.boolean().default(true).description('Prepend a short fixed identity section at order -100.'),
+  })
+
+  private readonly sections = new Map<string, SectionDefinition>()
+  private readonly variables = new Map<string, VariableProvider>()
+  private readonly providers = new Set<ProviderEntry>()
+  private readonly policy: ToolOrderPolicy | undefined
+
+  constructor(ctx: Context, public readonly config: SystemPromptConfig) {
+    super(ctx, 'systemPrompt')
+    this.policy = config.toolOrder === undefined ? undefined : new ToolOrderPolicy(config.toolOrder)
+    if (config.includeHarnessIdentity !== false) {
+      this.sections.set(IDENTITY_SECTION, { name: IDENTITY_SECTION, order: IDENTITY_ORDER, text: IDENTITY_TEXT, complete: true })
+    }
+    if (config.persona) {
+      this.sections.set(PERSONA_SECTION, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: config.persona })
+    }
+  }
+
+  /** The configured explicit order, or undefined when tools go in code-unit order. */
+  get toolOrder(): readonly string[] | undefined {
+    return this.policy?.names
+  }
+
+  /** Adds a section; returns its disposer. It is removed with the registering plugin. */
+  section(definition: SectionDefinition): () => void {
+    const { name, order, text } = definition ?? {}
+    if (typeof name !== 'string' || name === '') {
+      throw new SystemPromptError('INVALID_SECTION', `section name must be a non-empty string, got ${quote(name)}`)
+    }
+    if (typeof order !== 'number' || !Number.isFinite(order)) {
+      throw new SystemPromptError('INVALID_SECTION', `section ${quote(name)} needs a finite order, got ${quote(order)}`)
+    }
+    if (typeof text !== 'string' && typeof text !== 'function') {
+      throw new SystemPromptError('INVALID_SECTION', `section ${quote(name)} needs text as a string or a function, got ${quote(text)}`)
+    }
+    if (this.sections.has(name)) {
+      throw new SystemPromptError('DUPLICATE_SECTION', `section ${quote(name)} is already registered`)
+    }
+    const entry = { ...definition }
+    return this.ctx.effect(() => {
+      this.sections.set(name, entry)
+      this.changed('section', 'add', name)
+      return () => {
+        if (this.sections.get(name) !== entry) return
+        this.sections.delete(name)
+        this.changed('section', 'remove', name)
+      }
+    }, `systemPrompt.section(${name})`)
+  }
+
+  /** Adds a prompt variable `{{name}}`; returns its disposer. */
+  variable(name: string, provide: VariableProvider): () => void {
+    if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) {
+      throw new SystemPromptError('INVALID_VARIABLE', `prompt variable name ${quote(name)} must match ${VARIABLE_NAME}`)
+    }
+    if (typeof provide !== 'function') {
+      throw new SystemPromptError('INVALID_VARIABLE', `prompt variable ${quote(name)} needs a provider function`)
+    }
+    if (this.variables.has(name)) {
+      throw new SystemPromptError('DUPLICATE_VARIABLE', `prompt variable ${quote(name)} is already registered`)
+    }
+    return this.ctx.effect(() => {
+      this.variables.set(name, provide)
+      this.changed('variable', 'add', name)
+      return () => {
+        if (this.variables.get(name) !== provide) return
+        this.variables.delete(name)
+        this.changed('variable', 'remove', name)
+      }
+    }, `systemPrompt.variable(${name})`)
+  }
+
+  /** Adds a tool-schema provider; returns its disposer. */
+  tools(provide: ToolProvider): () => void {
+    if (typeof provide !== 'function') {
+      throw new SystemPromptError('INVALID_PROVIDER_RESULT', `systemPrompt.tools() needs a provider function, got ${quote(provide)}`)
+    }
+    const entry: ProviderEntry = { owner: this.ctx.fiber?.name || 'an anonymous plugin', provide }
+    return this.ctx.effect(() => {
+      this.providers.add(entry)
+      this.changed('tools', 'add', entry.owner)
+      return () => {
+        if (this.providers.delete(entry)) this.changed('tools', 'remove', entry.owner)
+      }
+    }, 'systemPrompt.tools()')
+  }
+
+  /**
+   * Collects, canonicalizes and assembles. Tools are snapshotted, checked (reserved name, names shared by
+   * two providers, `toolOrder` names nobody knows) and put in canonical order before the
+   * `system-prompt/assemble` waterfall runs.
+   */
+  async assemble(context: AssembleContext = {}): Promise<PromptAssembly> {
+    const { tools, known, owners } = this.collectTools(context)
+    const assembly: PromptAssembly = {
+      sections: this.collectSections(context),
+      tools: canonicalToolOrder(tools, this.policy, known),
+      variables: this.collectVariables(context),
+    }
+    const result = await this.ctx.waterfall('system-prompt/assemble', assembly, context, async () => assembly)
+    return this.seal(result ?? assembly, owners)
+  }
+
+  /** Which plugin contributed each tool of the last collection (for inspection tools). */
+  toolOwners(context: AssembleContext = {}): Map<string, string> {
+    return this.collectTools(context).owners
+  }
+
+  private collectTools(context: AssembleContext) {
+    const tools: ToolSchema[] = []
+    const owners = new Map<string, string>()
+    const known = new Set<string>()
+    for (const { owner, provide } of this.providers) {
+      const result = provide(context)
+      if (!result || !Array.isArray(result.schemas)) {
+        throw new SystemPromptError('INVALID_PROVIDER_RESULT', `tool provider ${owner} must return { schemas: ToolSchema[] }, got ${quote(result)}`)
+      }
+      for (const raw of result.schemas) {
+        const schema = snapshotSchema(raw, owner)
+        if (schema.name === TOOL_ORDER_REST) {
+          throw new SystemPromptError('RESERVED_TOOL_NAME', `tool provider ${owner} returned a tool named ${quote(TOOL_ORDER_REST)}, which is reserved for toolOrder's rest entry`)
+        }
+        const previous = owners.get(schema.name)
+        if (previous !== undefined) {
+          throw new SystemPromptError('DUPLICATE_TOOL', `tool ${quote(schema.name)} is contributed twice (by ${previous} and ${owner}); providers reject duplicate tool names`)
+        }
+        owners.set(schema.name, owner)
+        tools.push(schema)
+        known.add(schema.name)
+      }
+      if (result.knownNames) for (const name of result.knownNames) known.add(name)
+    }
+    return { tools, known, owners }
+  }
+
+  private collectSections(context: AssembleContext): AssembledSection[] {
+    const sorted = [...this.sections.values()].sort((a, b) => a.order - b.order || compareCodeUnits(a.name, b.name))
+    const sections: AssembledSection[] = []
+    for (const { name, text, complete } of sorted) {
+      const value = typeof text === 'function' ? text(context) : text
+      if (typeof value !== 'string') {
+        throw new SystemPromptError('INVALID_SECTION', `section ${quote(name)} produced ${quote(value)} instead of a string`)
+      }
+      if (value === '') continue
+      sections.push(complete ? { name, text: value, complete: true } : { name, text: value })
+    }
+    return sections
+  }
+
+  private collectVariables(context: AssembleContext): Record<string, string | undefined> {
+    const variables: Record<string, string | undefined> = Object.create(null)
+    const names = [...this.variables.keys()].sort(compareCodeUnits)
+    for (const name of names) {
+      const value = this.variables.get(name)!(context)
+      if (value !== undefined && typeof value !== 'string') {
+        throw new SystemPromptError('INVALID_VARIABLE', `prompt variable ${quote(name)} produced ${quote(value)} instead of a string`)
+      }
+      variables[name] = value
+    }
+    return variables
+  }
+
+  /** Listener-added schemas are snapshotted too, so an issued assembly never aliases anyone's objects. */
+  private seal(assembly: PromptAssembly, owners: Map<string, string>): PromptAssembly {
+    const tools = assembly.tools.map((tool) => snapshotSchema(tool, owners.get(tool?.name) ?? 'a system-prompt/assemble listener'))
+    const seen = new Set<string>()
+    for (const tool of tools) {
+      if (tool.name === TOOL_ORDER_REST) {
+        throw new SystemPromptError('RESERVED_TOOL_NAME', `a system-prompt/assemble listener added a tool named ${quote(TOOL_ORDER_REST)}, which is reserved`)
+      }
+      if (seen.has(tool.name)) {
+        throw new SystemPromptError('DUPLICATE_TOOL', `the assembly lists tool ${quote(tool.name)} twice after the system-prompt/assemble listeners ran`)
+      }
+      seen.add(tool.name)
+    }
+    return { sections: assembly.sections, tools, variables: assembly.variables }
+  }
+
+  private changed(kind: SystemPromptChange['kind'], action: SystemPromptChange['action'], name: string) {
+    this.ctx.emit('system-prompt/change', { kind, action, name })
+  }
+}
+
+export default SystemPrompt

@@ -1,0 +1,96 @@
+import { SystemPromptError, listNames, quote } from './errors.ts'
+import type { ToolSchema } from './types.ts'
+
+/** The rest entry of a `toolOrder` list: where every tool the list does not name goes. */
+export const TOOL_ORDER_REST = '<unlisted-tools>'
+
+/**
+ * Code-unit comparison. `<` on strings compares UTF-16 code units, so the result is the same on every
+ * host and locale; `localeCompare` would depend on ICU data and the process locale.
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+const byName = (a: ToolSchema, b: ToolSchema) => compareCodeUnits(a.name, b.name)
+
+/** Checks the shape of a configured `toolOrder`; throws on the first problem. */
+export function validateToolOrder(list: unknown): asserts list is readonly string[] {
+  if (!Array.isArray(list)) {
+    throw new SystemPromptError('INVALID_TOOL_ORDER', `toolOrder must be a list of tool names, got ${quote(list)}`)
+  }
+  if (list.length === 0) {
+    throw new SystemPromptError(
+      'INVALID_TOOL_ORDER',
+      `toolOrder is an empty list; omit the key for lexicographic order, or list names around ${quote(TOOL_ORDER_REST)}`,
+    )
+  }
+  const seen = new Set<string>()
+  list.forEach((entry, index) => {
+    if (typeof entry !== 'string' || entry === '') {
+      throw new SystemPromptError('INVALID_TOOL_ORDER', `toolOrder[${index}] must be a non-empty tool name, got ${quote(entry)}`)
+    }
+    if (seen.has(entry)) {
+      const what = entry === TOOL_ORDER_REST ? 'the rest entry' : 'tool'
+      throw new SystemPromptError('INVALID_TOOL_ORDER', `toolOrder lists ${what} ${quote(entry)} twice`)
+    }
+    seen.add(entry)
+  })
+  if (!seen.has(TOOL_ORDER_REST)) {
+    throw new SystemPromptError(
+      'INVALID_TOOL_ORDER',
+      `toolOrder must contain the rest entry ${quote(TOOL_ORDER_REST)} exactly once (where unlisted tools go); got ${list.map(quote).join(', ')}`,
+    )
+  }
+}
+
+/** A validated `toolOrder`, indexed once so placing N tools costs O(N), not O(N × listed). */
+export class ToolOrderPolicy {
+  readonly names: readonly string[]
+  private readonly slots = new Map<string, number>()
+  private readonly restIndex: number
+
+  constructor(list: readonly string[]) {
+    validateToolOrder(list)
+    this.names = Object.freeze([...list])
+    this.names.forEach((name, index) => this.slots.set(name, index))
+    this.restIndex = this.slots.get(TOOL_ORDER_REST)!
+  }
+
+  /** Listed names that no provider knows, in list order. */
+  unknownNames(known: ReadonlySet<string>): string[] {
+    return this.names.filter((name) => name !== TOOL_ORDER_REST && !known.has(name))
+  }
+
+  /** Listed tools at their listed positions; the rest, sorted by code units, at the rest entry. */
+  arrange(tools: readonly ToolSchema[]): ToolSchema[] {
+    const listed: (ToolSchema | undefined)[] = new Array(this.names.length)
+    const rest: ToolSchema[] = []
+    for (const tool of tools) {
+      const slot = this.slots.get(tool.name)
+      if (slot === undefined) rest.push(tool)
+      else listed[slot] = tool
+    }
+    rest.sort(byName)
+    const result: ToolSchema[] = []
+    for (let index = 0; index < listed.length; index++) {
+      if (index === this.restIndex) result.push(...rest)
+      else if (listed[index]) result.push(listed[index]!)
+    }
+    return result
+  }
+}
+
+/** Canonical model-facing order: the policy when one is configured, plain code-unit order otherwise. */
+export function canonicalToolOrder(tools: readonly ToolSchema[], policy: ToolOrderPolicy | undefined, known: ReadonlySet<string>): ToolSchema[] {
+  if (!policy) return [...tools].sort(byName)
+  const unknown = policy.unknownNames(known)
+  if (unknown.length > 0) {
+    const subject = unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`
+    throw new SystemPromptError(
+      'UNKNOWN_TOOL_ORDER_NAME',
+      `toolOrder lists ${subject}; known tools: ${listNames([...known].sort(compareCodeUnits))}`,
+    )
+  }
+  return policy.arrange(tools)
+}
