@@ -2,8 +2,9 @@ import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { SystemPromptError, quote } from './errors.ts'
 import { VARIABLE_NAME } from './interpolate.ts'
+import { ToolCollector, type Collection, type ProviderEntry } from './collect.ts'
 import { snapshotSchema } from './snapshot.ts'
-import { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, compareCodeUnits } from './tool-order.ts'
+import { TOOL_ORDER_REST, ToolOrderPolicy, compareCodeUnits } from './tool-order.ts'
 import type {
   AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, ToolProvider, ToolSchema, VariableProvider,
 } from './types.ts'
@@ -39,11 +40,6 @@ export interface SystemPromptConfig {
   includeHarnessIdentity: boolean
 }
 
-interface ProviderEntry {
-  owner: string
-  provide: ToolProvider
-}
-
 /** Owns section order, prompt variables and the canonical model-facing tool order. */
 export class SystemPrompt extends Service {
   static Config: Schema<SystemPromptConfig> = Schema.object({
@@ -57,6 +53,9 @@ export class SystemPrompt extends Service {
   private readonly variables = new Map<string, VariableProvider>()
   private readonly providers = new Set<ProviderEntry>()
   private readonly policy: ToolOrderPolicy | undefined
+  private readonly collector = new ToolCollector()
+  /** The policy's arrangement of the last collection; collections are reused while providers are unchanged. */
+  private arranged: { collection: Collection; tools: readonly ToolSchema[] } | undefined
 
   constructor(ctx: Context, public readonly config: SystemPromptConfig) {
     super(ctx, 'systemPrompt')
@@ -144,46 +143,29 @@ export class SystemPrompt extends Service {
    * `system-prompt/assemble` waterfall runs.
    */
   async assemble(context: AssembleContext = {}): Promise<PromptAssembly> {
-    const { tools, known, owners } = this.collectTools(context)
+    const canonical = this.canonicalTools(context)
     const assembly: PromptAssembly = {
       sections: this.collectSections(context),
-      tools: canonicalToolOrder(tools, this.policy, known),
+      tools: [...canonical],
       variables: this.collectVariables(context),
     }
     const result = await this.ctx.waterfall('system-prompt/assemble', assembly, context, async () => assembly)
-    return this.seal(result ?? assembly, owners)
+    return this.seal(result ?? assembly, canonical)
   }
 
-  /** Which plugin contributed each tool of the last collection (for inspection tools). */
+  /** Which plugin contributed each tool (for inspection tools); the same collection `assemble()` uses. */
   toolOwners(context: AssembleContext = {}): Map<string, string> {
-    return this.collectTools(context).owners
+    return this.collector.collect(this.providers, context).owners()
   }
 
-  private collectTools(context: AssembleContext) {
-    const tools: ToolSchema[] = []
-    const owners = new Map<string, string>()
-    const known = new Set<string>()
-    for (const { owner, provide } of this.providers) {
-      const result = provide(context)
-      if (!result || !Array.isArray(result.schemas)) {
-        throw new SystemPromptError('INVALID_PROVIDER_RESULT', `tool provider ${owner} must return { schemas: ToolSchema[] }, got ${quote(result)}`)
-      }
-      for (const raw of result.schemas) {
-        const schema = snapshotSchema(raw, owner)
-        if (schema.name === TOOL_ORDER_REST) {
-          throw new SystemPromptError('RESERVED_TOOL_NAME', `tool provider ${owner} returned a tool named ${quote(TOOL_ORDER_REST)}, which is reserved for toolOrder's rest entry`)
-        }
-        const previous = owners.get(schema.name)
-        if (previous !== undefined) {
-          throw new SystemPromptError('DUPLICATE_TOOL', `tool ${quote(schema.name)} is contributed twice (by ${previous} and ${owner}); providers reject duplicate tool names`)
-        }
-        owners.set(schema.name, owner)
-        tools.push(schema)
-        known.add(schema.name)
-      }
-      if (result.knownNames) for (const name of result.knownNames) known.add(name)
-    }
-    return { tools, known, owners }
+  private canonicalTools(context: AssembleContext): readonly ToolSchema[] {
+    const collection = this.collector.collect(this.providers, context)
+    if (!this.policy) return collection.tools
+    if (this.arranged?.collection === collection) return this.arranged.tools
+    this.policy.assertKnown(collection.knows, collection.knownNames)
+    const tools = this.policy.arrange(collection.tools)
+    this.arranged = { collection, tools }
+    return tools
   }
 
   private collectSections(context: AssembleContext): AssembledSection[] {
@@ -214,10 +196,13 @@ export class SystemPrompt extends Service {
   }
 
   /** Listener-added schemas are snapshotted too, so an issued assembly never aliases anyone's objects. */
-  private seal(assembly: PromptAssembly, owners: Map<string, string>): PromptAssembly {
-    const tools = assembly.tools.map((tool) => snapshotSchema(tool, owners.get(tool?.name) ?? 'a system-prompt/assemble listener'))
+  private seal(assembly: PromptAssembly, canonical: readonly ToolSchema[]): PromptAssembly {
+    const { tools } = assembly
+    const untouched = tools.length === canonical.length && tools.every((tool, index) => tool === canonical[index])
+    if (untouched) return { sections: assembly.sections, tools, variables: assembly.variables }
+    const sealed = tools.map((tool) => snapshotSchema(tool, 'a system-prompt/assemble listener'))
     const seen = new Set<string>()
-    for (const tool of tools) {
+    for (const tool of sealed) {
       if (tool.name === TOOL_ORDER_REST) {
         throw new SystemPromptError('RESERVED_TOOL_NAME', `a system-prompt/assemble listener added a tool named ${quote(TOOL_ORDER_REST)}, which is reserved`)
       }
@@ -226,7 +211,7 @@ export class SystemPrompt extends Service {
       }
       seen.add(tool.name)
     }
-    return { sections: assembly.sections, tools, variables: assembly.variables }
+    return { sections: assembly.sections, tools: sealed, variables: assembly.variables }
   }
 
   private changed(kind: SystemPromptChange['kind'], action: SystemPromptChange['action'], name: string) {

@@ -58,20 +58,30 @@ export class ToolOrderPolicy {
   }
 
   /** Listed names that no provider knows, in list order. */
-  unknownNames(known: ReadonlySet<string>): string[] {
-    return this.names.filter((name) => name !== TOOL_ORDER_REST && !known.has(name))
+  unknownNames(knows: (name: string) => boolean): string[] {
+    return this.names.filter((name) => name !== TOOL_ORDER_REST && !knows(name))
   }
 
-  /** Listed tools at their listed positions; the rest, sorted by code units, at the rest entry. */
-  arrange(tools: readonly ToolSchema[]): ToolSchema[] {
+  /** Throws the configuration error when a listed name is known to no provider. */
+  assertKnown(knows: (name: string) => boolean, knownNames: () => string[]): void {
+    const unknown = this.unknownNames(knows)
+    if (unknown.length === 0) return
+    const subject = unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`
+    throw new SystemPromptError('UNKNOWN_TOOL_ORDER_NAME', `toolOrder lists ${subject}; known tools: ${listNames(knownNames())}`)
+  }
+
+  /**
+   * Listed tools at their listed positions, the rest at the rest entry. `sorted` must already be in
+   * code-unit order, which the rest then keeps: one pass, one map lookup per tool.
+   */
+  arrange(sorted: readonly ToolSchema[]): ToolSchema[] {
     const listed: (ToolSchema | undefined)[] = new Array(this.names.length)
     const rest: ToolSchema[] = []
-    for (const tool of tools) {
+    for (const tool of sorted) {
       const slot = this.slots.get(tool.name)
       if (slot === undefined) rest.push(tool)
       else listed[slot] = tool
     }
-    rest.sort(byName)
     const result: ToolSchema[] = []
     for (let index = 0; index < listed.length; index++) {
       if (index === this.restIndex) result.push(...rest)
@@ -81,16 +91,16 @@ export class ToolOrderPolicy {
   }
 }
 
-/** Canonical model-facing order: the policy when one is configured, plain code-unit order otherwise. */
-export function canonicalToolOrder(tools: readonly ToolSchema[], policy: ToolOrderPolicy | undefined, known: ReadonlySet<string>): ToolSchema[] {
-  if (!policy) return [...tools].sort(byName)
-  const unknown = policy.unknownNames(known)
-  if (unknown.length > 0) {
-    const subject = unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`
-    throw new SystemPromptError(
-      'UNKNOWN_TOOL_ORDER_NAME',
-      `toolOrder lists ${subject}; known tools: ${listNames([...known].sort(compareCodeUnits))}`,
-    )
-  }
-  return policy.arrange(tools)
+/**
+ * The canonical model-facing order of `tools`: with `toolOrder`, listed tools at their positions and the
+ * rest in code-unit order at the rest entry; without it, plain code-unit order. `knownNames` (default:
+ * the tools' names) decides which listed names are unregistered.
+ */
+export function canonicalToolOrder(tools: readonly ToolSchema[], toolOrder?: readonly string[], knownNames?: readonly string[]): ToolSchema[] {
+  const sorted = [...tools].sort(byName)
+  if (!toolOrder) return sorted
+  const policy = new ToolOrderPolicy(toolOrder)
+  const known = new Set(knownNames ?? tools.map((tool) => tool.name))
+  policy.assertKnown((name) => known.has(name), () => [...known].sort(compareCodeUnits))
+  return policy.arrange(sorted)
 }
