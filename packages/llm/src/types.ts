@@ -14,9 +14,12 @@ export interface ToolCall {
 
 /** Normalized token usage of one response; cache figures are 0 when a provider reports none. */
 export interface Usage {
+  /** Every prompt token of the request, cache reads and cache writes included (OpenAI's convention). */
   inputTokens: number
   outputTokens: number
+  /** Prompt tokens served from the provider's prompt cache. */
   cacheReadTokens: number
+  /** Prompt tokens written to the provider's prompt cache. */
   cacheWriteTokens: number
 }
 

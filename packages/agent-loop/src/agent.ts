@@ -1,0 +1,174 @@
+import type { Context } from 'cordis'
+import { LlmError, type GenerateOptions, type StreamEvent, type ToolCall, type Usage } from 'dsh-llm'
+import type { HeaderReason, RequestHeader, Session } from 'dsh-session'
+import { renderPrompt } from 'dsh-system-prompt'
+import { AgentLoopError, messageOf } from './errors.ts'
+import { diffToolNames, sameHeader } from './header.ts'
+import { mapWithLimit } from './limit.ts'
+import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
+
+export interface AgentSettings {
+  model: string
+  cwd: string
+  maxSteps: number
+  toolConcurrency: number
+}
+
+class Cancelled extends Error {}
+
+/** One conversation: a session, a model and a status. `prompt()` runs one turn at a time. */
+export class Agent {
+  status: AgentStatus = 'idle'
+  /** The last request handed to the model, exactly as dispatched (deep-frozen). */
+  lastRequest: Readonly<GenerateOptions> | undefined
+  private turns: number
+  private headersThisProcess = 0
+  private controller: AbortController | undefined
+
+  constructor(private readonly ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
+    this.turns = session.events().filter((event) => event.type === 'turn/start').length
+  }
+
+  get model(): string {
+    return this.settings.model
+  }
+
+  /** Aborts the running turn, if any; it ends with reason `cancelled`. */
+  cancel(): void {
+    this.controller?.abort()
+  }
+
+  /** Runs one turn. Resolves with how it ended; rejects only when the agent is already running. */
+  async prompt(text: string, options: PromptOptions = {}): Promise<TurnResult> {
+    if (typeof text !== 'string') throw new AgentLoopError('INVALID_PROMPT', `a prompt must be a string, got ${typeof text}`)
+    if (this.status === 'running') throw new AgentLoopError('BUSY', `agent "${this.id}" is already running a turn; cancel it or wait`)
+    this.status = 'running'
+    const controller = new AbortController()
+    this.controller = controller
+    const forward = () => controller.abort()
+    options.signal?.addEventListener('abort', forward, { once: true })
+    if (options.signal?.aborted) controller.abort()
+    try {
+      await this.session.flushed()
+      return await this.runTurn(text, controller.signal, options.onUpdate)
+    } finally {
+      options.signal?.removeEventListener('abort', forward)
+      this.controller = undefined
+      this.status = 'idle'
+      await this.session.flushed()
+    }
+  }
+
+  private async runTurn(text: string, signal: AbortSignal, onUpdate: PromptOptions['onUpdate']): Promise<TurnResult> {
+    const turn = ++this.turns
+    const notify = (update: AgentUpdate) => {
+      onUpdate?.(update)
+      this.ctx.emit('agent/update', this, update)
+    }
+    const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
+    let openStep = 0
+    this.session.append('turn/start', { turn })
+    this.session.append('user/message', { turn, text })
+    try {
+      for (let step = 1; ; step++) {
+        if (signal.aborted) throw new Cancelled()
+        if (step > this.settings.maxSteps) {
+          result.reason = 'step_limit'
+          result.error = `the turn reached the step limit of ${this.settings.maxSteps} without a final answer`
+          break
+        }
+        const assembly = await this.ctx.systemPrompt.assemble({ model: this.model, cwd: this.settings.cwd, agentId: this.id })
+        const header: RequestHeader = { model: this.model, system: renderPrompt(assembly), tools: assembly.tools }
+        this.ctx.llm.resolve(this.model)
+        this.session.append('step/start', { turn, step })
+        openStep = step
+        this.logHeader(turn, step, header, notify)
+        const response = await this.callModel(signal, (delta) => notify({ type: 'text', turn, step, delta }))
+        this.session.append('assistant/message', {
+          turn, step, text: response.text, toolCalls: response.toolCalls, ...(response.usage ? { usage: response.usage } : {}),
+        })
+        if (response.usage) notify({ type: 'usage', turn, step, usage: response.usage })
+        result.text = response.text
+        result.toolCalls = response.toolCalls
+        if (response.toolCalls.length === 0) {
+          this.session.append('step/end', { turn, step })
+          openStep = 0
+          break
+        }
+        await this.runTools(turn, step, response.toolCalls, signal, notify)
+        this.session.append('step/end', { turn, step })
+        openStep = 0
+      }
+    } catch (error) {
+      const cancelled = error instanceof Cancelled || signal.aborted
+      result.reason = cancelled ? 'cancelled' : 'error'
+      result.error = cancelled ? 'the turn was cancelled' : messageOf(error)
+      if (openStep) this.session.append('step/end', { turn, step: openStep })
+    }
+    this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
+    if (result.reason === 'error' || result.reason === 'step_limit') {
+      this.ctx.emit('agent/error', this, { turn, message: result.error! })
+    }
+    notify({ type: 'turn-end', turn, reason: result.reason, ...(result.error ? { error: result.error } : {}) })
+    return result
+  }
+
+  /** Logs the header when its bytes differ from the last logged one, and a tool-registry message when names changed. */
+  private logHeader(turn: number, step: number, header: RequestHeader, notify: (update: AgentUpdate) => void) {
+    const previous = this.session.requestHeader()?.data.header
+    if (sameHeader(previous, header)) return
+    const reason: HeaderReason = !previous ? 'initial' : this.session.resumed && this.headersThisProcess === 0 ? 'resume' : 'change'
+    const logged = this.session.append('request/header', { turn, step, reason, header })
+    this.headersThisProcess++
+    if (!previous) return
+    const { added, removed } = diffToolNames(previous, header)
+    if (added.length === 0 && removed.length === 0) return
+    this.session.append('developer/message', { turn, step, source: 'tool-registry', added, removed, headerSeq: logged.seq })
+    notify({ type: 'tools-changed', turn, step, added, removed })
+  }
+
+  /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
+  private async callModel(signal: AbortSignal, onText: (delta: string) => void) {
+    const logged = this.session.requestHeader()!.data.header
+    const deferred = this.ctx.tools.deferredNames().filter((name) => logged.tools.some((tool) => tool.name === name))
+    const request: GenerateOptions = {
+      model: logged.model,
+      system: logged.system,
+      tools: logged.tools as GenerateOptions['tools'],
+      messages: this.session.messages() as GenerateOptions['messages'],
+      toolHistory: this.session.toolHistory(),
+      ...(deferred.length ? { deferredTools: deferred } : {}),
+      signal,
+    }
+    this.lastRequest = request
+    let text = ''
+    const toolCalls: ToolCall[] = []
+    let usage: Usage | undefined
+    try {
+      for await (const event of this.ctx.llm.stream(request) as AsyncIterable<StreamEvent>) {
+        if (event.type === 'text') { text += event.delta; onText(event.delta) }
+        else if (event.type === 'tool-call') toolCalls.push(event.call)
+        else if (event.type === 'usage') usage = event.usage
+      }
+    } catch (error) {
+      if (error instanceof LlmError && error.code === 'CANCELLED') throw new Cancelled()
+      throw error
+    }
+    if (signal.aborted) throw new Cancelled()
+    return { text, toolCalls, usage }
+  }
+
+  private async runTools(turn: number, step: number, calls: ToolCall[], signal: AbortSignal, notify: (update: AgentUpdate) => void) {
+    for (const call of calls) {
+      this.session.append('tool/call', { turn, step, id: call.id, name: call.name, arguments: call.arguments })
+      notify({ type: 'tool-call', turn, step, id: call.id, name: call.name, arguments: call.arguments })
+    }
+    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.ctx.tools.execute(call.name, call.arguments, { signal }))
+    calls.forEach((call, index) => {
+      const { output, isError } = results[index]
+      this.session.append('tool/result', { turn, step, id: call.id, name: call.name, output, isError })
+      notify({ type: 'tool-result', turn, step, id: call.id, name: call.name, output, isError })
+    })
+    if (signal.aborted) throw new Cancelled()
+  }
+}

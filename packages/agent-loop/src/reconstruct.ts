@@ -1,0 +1,31 @@
+import type { ChatMessage } from 'dsh-llm'
+import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
+
+/** The model-facing part of a request: what must be rebuildable from the session log alone. */
+export interface RequestShape extends RequestHeader {
+  messages: ChatMessage[]
+}
+
+/**
+ * Rebuilds the last request the loop dispatched from the session log alone: the header in force at the
+ * last step's request and the history logged before it. Replaying the events into a fresh in-memory
+ * session reuses the session's own folds, so this check and the loop cannot disagree on the rules.
+ */
+export function rebuildLastRequest(events: readonly SessionEvent[]): RequestShape | undefined {
+  let cut = -1
+  for (let index = events.length - 1; index >= 0; index--) {
+    if (events[index].type === 'assistant/message') { cut = index; break }
+  }
+  // A step whose request failed has no assistant/message; its header still tells what was dispatched.
+  const lastStart = events.findLastIndex((event) => event.type === 'step/start')
+  if (lastStart > cut) {
+    const end = events.findIndex((event, index) => index > lastStart && (event.type === 'step/end' || event.type === 'turn/end'))
+    cut = end < 0 ? events.length : end
+  }
+  if (cut < 0) return undefined
+  const replay = new Session('rebuild')
+  for (const event of events.slice(0, cut)) replay.append(event.type, event.data as never)
+  const header = replay.requestHeader()?.data.header
+  if (!header) return undefined
+  return { model: header.model, system: header.system, tools: [...header.tools], messages: [...replay.messages()] }
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto'
+import { Context, Service } from 'cordis'
+import Schema from 'schemastery'
+import type {} from 'dsh-llm'
+import type {} from 'dsh-session'
+import type {} from 'dsh-system-prompt'
+import type {} from 'dsh-tools'
+import { Agent } from './agent.ts'
+import { AgentLoopError } from './errors.ts'
+import type { AgentUpdate } from './types.ts'
+
+declare module 'cordis' {
+  interface Context {
+    agentLoop: AgentLoop
+  }
+  interface Events {
+    /** Emitted (sync) for every live update of a running turn. */
+    'agent/update'(agent: Agent, update: AgentUpdate): void
+    /** Emitted (sync) when a turn ends with reason `error` or `step_limit`; carries the turn's message. */
+    'agent/error'(agent: Agent, error: { turn: number; message: string }): void
+  }
+}
+
+export interface AgentLoopConfig {
+  model: string
+  maxSteps: number
+  toolConcurrency: number
+  cwd?: string
+}
+
+export interface CreateAgentOptions {
+  /** Agent id; random when omitted. */
+  id?: string
+  /** Session to continue (loaded from disk when persisted) or create; defaults to the agent id. */
+  sessionId?: string
+  /** Model id; defaults to the loop's configured model. */
+  model?: string
+}
+
+/** Agents, turns and steps: assemble → log the request header → call the model → run tools → repeat. */
+export class AgentLoop extends Service {
+  static inject = ['systemPrompt', 'tools', 'sessions', 'llm']
+
+  static Config: Schema<AgentLoopConfig> = Schema.object({
+    model: Schema.string().min(1).default('scripted-echo').description('Model id of new agents; an adapter must serve it.'),
+    maxSteps: Schema.natural().min(1).default(16).description('Model calls per turn before the turn ends with reason step_limit.'),
+    toolConcurrency: Schema.natural().min(1).default(4).description('Tool calls of one step that run at the same time.'),
+    cwd: Schema.string().description('Working directory told to the model as {{cwd}}; defaults to the process working directory.'),
+  })
+
+  private readonly agents = new Map<string, Agent>()
+  /** The loop's own context: agents use the services it injected, whoever created them. */
+  private readonly home: Context
+
+  constructor(ctx: Context, public readonly config: AgentLoopConfig) {
+    super(ctx, 'agentLoop')
+    this.home = ctx
+    ctx.systemPrompt.variable('model', (context) => context.model)
+    ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
+    ctx.effect(() => () => { for (const agent of this.agents.values()) agent.cancel() }, 'agentLoop: cancel running turns')
+  }
+
+  get cwd(): string {
+    return this.config.cwd ?? process.cwd()
+  }
+
+  /** Creates an agent with its own session (a persisted session with that id is resumed). */
+  async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+    const id = options.id ?? randomUUID()
+    if (this.agents.has(id)) throw new AgentLoopError('BUSY', `agent "${id}" already exists`)
+    const session = await this.home.sessions.openOrCreate(options.sessionId ?? id)
+    const agent = new Agent(this.home, id, session, {
+      model: options.model ?? this.config.model,
+      cwd: this.cwd,
+      maxSteps: this.config.maxSteps,
+      toolConcurrency: this.config.toolConcurrency,
+    })
+    this.agents.set(id, agent)
+    return agent
+  }
+
+  agent(id: string): Agent {
+    const agent = this.agents.get(id)
+    if (!agent) throw new AgentLoopError('UNKNOWN_AGENT', `no agent "${id}"; agents: ${[...this.agents.keys()].join(', ') || '(none)'}`)
+    return agent
+  }
+
+  /** Forgets an agent (cancelling its turn); its session stays on disk. */
+  async removeAgent(id: string): Promise<void> {
+    const agent = this.agents.get(id)
+    if (!agent) return
+    agent.cancel()
+    this.agents.delete(id)
+    await this.home.sessions.close(agent.session.id)
+  }
+}
+
+export default AgentLoop

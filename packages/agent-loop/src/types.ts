@@ -1,0 +1,28 @@
+import type { ToolCall, Usage } from 'dsh-llm'
+import type { TurnEndReason } from 'dsh-session'
+
+/** A live update of a running turn, for front doors that stream (stdio, ACP). */
+export type AgentUpdate =
+  | { type: 'text'; turn: number; step: number; delta: string }
+  | { type: 'tool-call'; turn: number; step: number; id: string; name: string; arguments: Record<string, unknown> }
+  | { type: 'tool-result'; turn: number; step: number; id: string; name: string; output: string; isError: boolean }
+  | { type: 'tools-changed'; turn: number; step: number; added: string[]; removed: string[] }
+  | { type: 'usage'; turn: number; step: number; usage: Usage }
+  | { type: 'turn-end'; turn: number; reason: TurnEndReason; error?: string }
+
+export interface PromptOptions {
+  signal?: AbortSignal
+  onUpdate?: (update: AgentUpdate) => void
+}
+
+/** How a turn ended, returned by `agent.prompt()`. A failed turn resolves too: the failure is data. */
+export interface TurnResult {
+  turn: number
+  reason: TurnEndReason
+  /** The text of the last assistant message of the turn ('' when none). */
+  text: string
+  toolCalls: ToolCall[]
+  error?: string
+}
+
+export type AgentStatus = 'idle' | 'running'

@@ -1,0 +1,51 @@
+/** Every way booting an app file can fail; tests and callers switch on `code`. */
+export type BootErrorCode =
+  | 'APP_FILE_UNREADABLE'
+  | 'YAML_SYNTAX'
+  | 'NOT_A_LIST'
+  | 'INVALID_ENTRY'
+  | 'DUPLICATE_ID'
+  | 'UNKNOWN_PLUGIN'
+  | 'INVALID_CONFIG'
+  | 'PLUGIN_FAILED'
+  | 'MISSING_SERVICE'
+  | 'INVALID_OPTION'
+
+/** One entry that did not come up, as found after `loader.await()`. */
+export interface BootFailure {
+  code: BootErrorCode
+  /** The entry id from the app file. */
+  entry: string
+  /** One line: the entry id, its plugin name and what went wrong. */
+  message: string
+  /** The underlying error, when there is one (kept out of the message so it stays one line). */
+  cause?: unknown
+}
+
+/** The one error class of dsh-app-boot. The message names the app file, the entry and the bad value. */
+export class BootError extends Error {
+  override name = 'BootError'
+  constructor(
+    public readonly code: BootErrorCode,
+    message: string,
+    /** Every failure found, in app-file order; empty for errors found while reading the file. */
+    public readonly failures: readonly BootFailure[] = [],
+  ) {
+    super(message)
+  }
+}
+
+/** Shows a value in an error message: short JSON plus what kind of value it is. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined'
+  if (value === null) return 'null'
+  const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  if (text.length > 80) text = `${text.slice(0, 77)}...`
+  return `${text} (${kind})`
+}

@@ -1,0 +1,50 @@
+import { Logger } from 'cordis'
+import type { Exporter, Message } from 'cordis'
+import { BootError, describeValue } from './errors.ts'
+
+/** How much the app logs to stderr. `silent` writes nothing. */
+export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
+
+const LEVELS: Record<LogLevel, number> = { silent: -1, error: 0, warn: 1, info: 2, debug: 3 }
+
+/** Turns a level name into cordis's number; a wrong name is a BootError listing the valid ones. */
+export function logLevelNumber(level: string): number {
+  if (Object.hasOwn(LEVELS, level)) return LEVELS[level as LogLevel]
+  throw new BootError('INVALID_OPTION', `unknown log level ${describeValue(level)}; valid levels: ${Object.keys(LEVELS).join(', ')}`)
+}
+
+/**
+ * A cordis logger exporter that writes to stderr only: an ACP app's stdout carries protocol bytes.
+ * While booting it holds back plugin errors, because a failed entry is reported once, as a BootError;
+ * `release()` writes the held errors that were not reported (all of them at the debug level).
+ */
+export class StderrLog {
+  readonly exporter: Exporter
+  private held: Message[] | undefined = []
+
+  constructor(private readonly level: number, private readonly write = (line: string) => process.stderr.write(line)) {
+    this.exporter = {
+      colors: false,
+      levels: { default: level },
+      export: (message) => {
+        if (this.held && message.level === 0 && message.args[0] instanceof Error) {
+          this.held.push(message)
+        } else {
+          this.print(message)
+        }
+      },
+    }
+  }
+
+  release(reported: ReadonlySet<unknown>): void {
+    const held = this.held ?? []
+    this.held = undefined
+    for (const message of held) {
+      if (this.level >= LEVELS.debug || !reported.has(message.args[0])) this.print(message)
+    }
+  }
+
+  private print(message: Message): void {
+    this.write(`[${message.type}] ${message.name}: ${Logger.format(this.exporter, message)}\n`)
+  }
+}

@@ -1,0 +1,105 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { BootError, loadAppFile } from '../src/index.ts'
+import { rejection, writeApp } from './setup.ts'
+
+describe('loadAppFile', () => {
+  it('reads a list of entries with defaults for config and disabled', async () => {
+    const { file } = await writeApp(`
+- id: a
+  name: some-plugin
+  config: { persona: hi, count: 3 }
+- id: b
+  name: '@scope/other'
+  disabled: true
+- id: c
+  name: third
+  config:
+`)
+    expect(await loadAppFile(file)).toEqual([
+      { id: 'a', name: 'some-plugin', config: { persona: 'hi', count: 3 }, disabled: false },
+      { id: 'b', name: '@scope/other', config: {}, disabled: true },
+      { id: 'c', name: 'third', config: {}, disabled: false },
+    ])
+  })
+
+  it('resolves ./ and ../ strings anywhere in config against the file folder, not the cwd', async () => {
+    const { file, dir } = await writeApp(`
+- id: a
+  name: some-plugin
+  config:
+    root: ./data
+    parent: ../shared/x.json
+    list: [./one, plain, /abs/path, .hidden, a/./b, '.', '..']
+    deep: { deeper: [{ path: ./deep.txt }] }
+    number: 5
+`)
+    const [entry] = await loadAppFile(file)
+    expect(entry.config).toEqual({
+      root: join(dir, 'data'),
+      parent: resolve(dir, '../shared/x.json'),
+      list: [join(dir, 'one'), 'plain', '/abs/path', '.hidden', 'a/./b', '.', '..'],
+      deep: { deeper: [{ path: join(dir, 'deep.txt') }] },
+      number: 5,
+    })
+    expect(entry.config.root).not.toBe(resolve('./data'))
+  })
+
+  it('turns a relative plugin name into a file URL in the file folder', async () => {
+    const { file, dir } = await writeApp(`
+- { id: a, name: ./plugins/mine.mjs }
+- { id: b, name: ../up.ts }
+- { id: c, name: bare-name }
+`)
+    const names = (await loadAppFile(file)).map((entry) => entry.name)
+    expect(names).toEqual([
+      pathToFileURL(join(dir, 'plugins/mine.mjs')).href,
+      pathToFileURL(resolve(dir, '../up.ts')).href,
+      'bare-name',
+    ])
+  })
+
+  it('accepts an empty list', async () => {
+    const { file } = await writeApp('[]\n')
+    expect(await loadAppFile(file)).toEqual([])
+  })
+
+  const bad: [string, string, string, string[]][] = [
+    ['a YAML syntax error', '- id: a\n  name: [unclosed\n', 'YAML_SYNTAX', ['YAML syntax error at line 3, column 1', 'flow collection']],
+    ['a bad indentation', '- id: a\n   name: x\n  config: {}\n', 'YAML_SYNTAX', ['YAML syntax error at line 2, column 8']],
+    ['a mapping at the top level', 'id: a\nname: b\n', 'NOT_A_LIST', ['expected a list of entries', '{"id":"a","name":"b"} (a mapping)']],
+    ['a scalar at the top level', 'hello\n', 'NOT_A_LIST', ['expected a list of entries', '"hello" (a string)']],
+    ['an empty file', '', 'NOT_A_LIST', ['got an empty file']],
+    ['an entry that is a string', '- just-a-name\n', 'INVALID_ENTRY', ['entry #1: expected a mapping', '"just-a-name" (a string)']],
+    ['an entry without id', '- { id: a, name: x }\n- { name: y }\n', 'INVALID_ENTRY', ['entry #2: "id" must be a non-empty string, got undefined']],
+    ['a numeric id', '- { id: 7, name: x }\n', 'INVALID_ENTRY', ['entry #1: "id" must be a non-empty string, got 7 (a number)']],
+    ['an id with a colon', '- { id: "a:b", name: x }\n', 'INVALID_ENTRY', ['entry #1 "a:b": "id" must not contain ":"']],
+    ['an entry without name', '- { id: a }\n', 'INVALID_ENTRY', ['entry #1 "a": "name" must be a non-empty string, got undefined']],
+    ['an empty name', '- { id: a, name: "" }\n', 'INVALID_ENTRY', ['entry #1 "a": "name" must be a non-empty string, got "" (a string)']],
+    ['a misspelled key', '- { id: a, name: x, confg: {} }\n', 'INVALID_ENTRY', ['entry #1 "a": unknown key "confg"; valid keys: id, name, config, disabled']],
+    ['a config that is a list', '- { id: a, name: x, config: [1, 2] }\n', 'INVALID_ENTRY', ['entry #1 "a": "config" must be a mapping, got [1,2] (a list)']],
+    ['a config that is a string', '- { id: a, name: x, config: fast }\n', 'INVALID_ENTRY', ['"config" must be a mapping, got "fast" (a string)']],
+    ['disabled that is not a boolean', '- { id: a, name: x, disabled: "yes" }\n', 'INVALID_ENTRY', ['"disabled" must be true or false, got "yes" (a string)']],
+    ['a duplicate id', '- { id: a, name: x }\n- { id: b, name: y }\n- { id: a, name: z }\n', 'DUPLICATE_ID', ['entry #3 "a": duplicate id "a" (entry #1 has it too)']],
+  ]
+  it.each(bad)('rejects %s with one BootError naming the file', async (_, text, code, parts) => {
+    const { file } = await writeApp(text)
+    const error = await rejection(loadAppFile(file))
+    expect(error).toBeInstanceOf(BootError)
+    expect(error.code).toBe(code)
+    expect(error.message.startsWith(`${file}: `)).toBe(true)
+    for (const part of parts) expect(error.message).toContain(part)
+    expect(error.message).not.toContain('\n')
+  })
+
+  it('rejects a missing file with APP_FILE_UNREADABLE', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dsh-app-boot-'))
+    const error = await rejection(loadAppFile(join(dir, 'nope.yml')))
+    expect(error).toBeInstanceOf(BootError)
+    expect(error.code).toBe('APP_FILE_UNREADABLE')
+    expect(error.message).toContain(`${join(dir, 'nope.yml')}: cannot read app file: ENOENT`)
+  })
+})

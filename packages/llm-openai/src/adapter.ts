@@ -1,0 +1,62 @@
+import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import type OpenAI from 'openai'
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import { createClient } from './client.ts'
+import { resolveConfig, type OpenAIConfig } from './config.ts'
+import { OpenAIAdapterError } from './errors.ts'
+import { cancelled, requestFailure, streamFailure, type RequestSite } from './failures.ts'
+import { buildChatRequest } from './request.ts'
+import { ChatStreamReader } from './stream-reader.ts'
+
+export const PROVIDER = 'openai'
+
+/**
+ * An `LlmAdapter` for one OpenAI-compatible endpoint. The API key is read from the environment variable
+ * named by `apiKeyEnv` at the first request (not at construction), so a missing key fails the request
+ * that needs it, before anything is sent.
+ */
+export function createOpenAIAdapter(input: Partial<OpenAIConfig>): LlmAdapter {
+  const config = resolveConfig(input)
+  const url = `${config.baseURL.replace(/\/+$/, '')}/chat/completions`
+  let connection: { client: OpenAI; apiKey: string } | undefined
+
+  const connect = (model: string) => {
+    if (connection) return connection
+    const apiKey = process.env[config.apiKeyEnv]
+    if (!apiKey) {
+      const state = apiKey === undefined ? 'is not set' : 'is empty'
+      throw new OpenAIAdapterError('MISSING_API_KEY', `environment variable ${config.apiKeyEnv} ${state} (needed by dsh-llm-openai for model ${model})`)
+    }
+    connection = { client: createClient(config, apiKey), apiKey }
+    return connection
+  }
+
+  async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
+    const { signal, model } = options
+    const { client, apiKey } = connect(model)
+    const site: RequestSite = { url, model, apiKey, ...config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs } }
+    if (signal?.aborted) throw cancelled(site)
+    const body = buildChatRequest(options, projectToolUpdates(options, 'none'))
+    let chunks: AsyncIterable<ChatCompletionChunk>
+    try {
+      chunks = await client.chat.completions.create(body, signal ? { signal } : undefined)
+    } catch (error) {
+      throw requestFailure(error, site, signal)
+    }
+    const reader = new ChatStreamReader()
+    try {
+      for await (const chunk of chunks) yield* reader.read(chunk)
+    } catch (error) {
+      throw streamFailure(error, site, reader.received, signal)
+    }
+    // The SDK ends the iteration quietly when the signal aborts mid-stream.
+    if (signal?.aborted) throw cancelled(site)
+    try {
+      yield* reader.finish()
+    } catch (error) {
+      throw streamFailure(error, site, reader.received, signal)
+    }
+  }
+
+  return { provider: PROVIDER, models: [...config.models], toolUpdate: 'none', stream }
+}

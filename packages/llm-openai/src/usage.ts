@@ -1,0 +1,32 @@
+import { normalizeUsage, type Usage } from 'dsh-llm'
+
+/** Usage as OpenAI-compatible servers report it; DeepSeek adds its own cache hit/miss counters. */
+export interface WireUsage {
+  prompt_tokens?: number | null
+  completion_tokens?: number | null
+  prompt_tokens_details?: { cached_tokens?: number | null } | null
+  prompt_cache_hit_tokens?: number | null
+  prompt_cache_miss_tokens?: number | null
+}
+
+/**
+ * Normalizes a Chat Completions usage record. Cache reads come from OpenAI's
+ * `prompt_tokens_details.cached_tokens` or DeepSeek's `prompt_cache_hit_tokens`; input is
+ * `prompt_tokens`, or hit + miss when a server reports only those. Chat Completions reports no cache writes.
+ */
+export function toUsage(wire: WireUsage): Usage {
+  const hit = count(wire.prompt_cache_hit_tokens)
+  const miss = count(wire.prompt_cache_miss_tokens)
+  const cached = count(wire.prompt_tokens_details?.cached_tokens) ?? hit
+  const input = count(wire.prompt_tokens) ?? (hit !== undefined || miss !== undefined ? (hit ?? 0) + (miss ?? 0) : undefined)
+  return normalizeUsage({
+    inputTokens: input ?? 0,
+    outputTokens: count(wire.completion_tokens) ?? 0,
+    cacheReadTokens: cached ?? 0,
+    cacheWriteTokens: 0,
+  })
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}

@@ -1,0 +1,108 @@
+import { Context } from 'cordis'
+import LlmRuntime, { LlmError } from 'dsh-llm'
+import { describe, expect, it } from 'vitest'
+import OpenAIProvider, { createOpenAIAdapter, OpenAIAdapterError, type OpenAIConfig } from '../src/index.ts'
+import { sendError, sendStream, textReply } from './emulator.ts'
+import { drain, failure, request, setup } from './setup.ts'
+
+async function load(config: Record<string, unknown>) {
+  const ctx = new Context()
+  await ctx.plugin(LlmRuntime)
+  const fiber = await ctx.plugin(OpenAIProvider, config as unknown as OpenAIConfig)
+  return { ctx, fiber }
+}
+
+/** The message a config is refused with (fails the test when it loads). */
+async function refusal(config: Record<string, unknown>): Promise<string> {
+  try {
+    await load(config)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error(`expected ${JSON.stringify(config)} to be refused`)
+}
+
+describe('plugin', () => {
+  it('serves its models through ctx.llm with defaults filled in, and stops serving them when disposed', async () => {
+    const { ctx, fiber } = await load({ models: ['gpt-x', 'gpt-y'] })
+    expect(ctx.llm.models()).toEqual(['gpt-x', 'gpt-y'])
+    expect(ctx.llm.resolve('gpt-x').provider).toBe('openai')
+    expect(ctx.llm.toolUpdateMode('gpt-x')).toBe('none')
+    expect(fiber.config).toMatchObject({ baseURL: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', maxRetries: 0, headers: {} })
+    await fiber.dispose()
+    expect(() => ctx.llm.resolve('gpt-x')).toThrow(LlmError)
+  })
+
+  it('sends the configured extra headers', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')), { headers: { 'x-team': 'dsh' } })
+    try {
+      await drain(h.ctx, request())
+      expect(h.server.requests[0].headers['x-team']).toBe('dsh')
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('accepts a baseURL with a trailing slash', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')))
+    const h2 = await setup((_, res) => sendStream(res, textReply('ok')), { baseURL: `${h.server.origin}/v1/` })
+    try {
+      await drain(h2.ctx, request())
+      expect(h.server.requests[0].url).toBe('/v1/chat/completions')
+    } finally {
+      await h.teardown()
+      await h2.teardown()
+    }
+  })
+
+  it('retries as often as maxRetries says', async () => {
+    const h = await setup((_, res) => sendError(res, 500, 'busy', { 'retry-after-ms': '1' }), { maxRetries: 2 })
+    try {
+      const error = await failure(h.ctx, request())
+      expect(error.message).toContain('HTTP 500')
+      expect(h.server.requests).toHaveLength(3)
+    } finally {
+      await h.teardown()
+    }
+  })
+})
+
+describe('wrong config values are refused with the key named', () => {
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['baseURL not a URL', { baseURL: 'api.deepseek.com', models: ['m'] }, /baseURL must be an http\(s\) URL, got "api\.deepseek\.com"/],
+    ['baseURL not http', { baseURL: 'ftp://example.com', models: ['m'] }, /baseURL must be an http\(s\) URL/],
+    ['baseURL not a string', { baseURL: 42, models: ['m'] }, /baseURL/],
+    ['apiKeyEnv not a name', { apiKeyEnv: 'MY KEY', models: ['m'] }, /apiKeyEnv must be the NAME of an environment variable/],
+    ['apiKeyEnv not a string', { apiKeyEnv: 7, models: ['m'] }, /apiKeyEnv/],
+    ['models missing', {}, /models must list at least one model id/],
+    ['models empty', { models: [] }, /models must list at least one model id/],
+    ['models not an array', { models: 'deepseek-chat' }, /models/],
+    ['model id empty', { models: [''] }, /model ids must be non-empty strings, got ""/],
+    ['model listed twice', { models: ['a', 'a'] }, /model "a" is listed twice/],
+    ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
+    ['maxRetries a string', { models: ['m'], maxRetries: 'twice' }, /maxRetries/],
+    ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
+    ['headers with a credential', { models: ['m'], headers: { Authorization: 'Bearer x' } }, /headers must not carry credentials \("Authorization"\)/],
+    ['header value not a string', { models: ['m'], headers: { 'x-a': 1 } }, /headers/],
+  ]
+  for (const [name, config, message] of cases) {
+    it(name, async () => {
+      expect(await refusal(config)).toMatch(message)
+    })
+  }
+
+  it('does not print an API key pasted into apiKeyEnv', async () => {
+    const message = await refusal({ apiKeyEnv: 'sk-live-abcdef0123456789', models: ['m'] })
+    expect(message).not.toContain('sk-live-abcdef0123456789')
+  })
+
+  it('refuses a model another adapter already serves', async () => {
+    const { ctx } = await load({ models: ['shared'] })
+    await expect(ctx.plugin(OpenAIProvider, { models: ['shared'] } as OpenAIConfig)).rejects.toThrow(/model "shared" is already served/)
+  })
+
+  it('validates the same way when the adapter is built without Cordis', () => {
+    expect(() => createOpenAIAdapter({ models: [] })).toThrow(OpenAIAdapterError)
+    expect(createOpenAIAdapter({ models: ['m'] }).models).toEqual(['m'])
+  })
+})

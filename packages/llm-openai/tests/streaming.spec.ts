@@ -1,0 +1,241 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { chunk, sendStream, textReply, toolCallReply, usageChunk } from './emulator.ts'
+import { drain, request, setup, text, tool } from './setup.ts'
+
+describe('text streaming', () => {
+  it('streams the deltas and sends the system prompt first, then the history', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('Hello there, world')))
+    try {
+      const events = await drain(h.ctx, request({
+        messages: [
+          { role: 'user', text: 'read a.txt' },
+          { role: 'assistant', text: 'reading', toolCalls: [{ id: 'call_1', name: 'read', arguments: { input: 'a.txt' } }] },
+          { role: 'tool', id: 'call_1', name: 'read', output: 'contents', isError: false },
+          { role: 'assistant', text: 'done', toolCalls: [] },
+          { role: 'user', text: 'thanks' },
+        ],
+        maxTokens: 64,
+      }))
+      expect(text(events)).toBe('Hello there, world')
+      expect(events.filter((event) => event.type === 'text').length).toBeGreaterThan(1)
+      expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' })
+
+      const [recorded] = h.server.requests
+      expect(recorded.method).toBe('POST')
+      expect(recorded.url).toBe('/v1/chat/completions')
+      expect(recorded.headers.authorization).toBe(`Bearer ${h.key.value}`)
+      expect(JSON.parse(recorded.body)).toEqual({
+        model: 'test-model',
+        messages: [
+          { role: 'system', content: 'You are a test.' },
+          { role: 'user', content: 'read a.txt' },
+          {
+            role: 'assistant',
+            content: 'reading',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"input":"a.txt"}' } }],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'contents' },
+          { role: 'assistant', content: 'done' },
+          { role: 'user', content: 'thanks' },
+        ],
+        tools: [
+          { type: 'function', function: { name: 'read', description: 'the read tool', parameters: tool('read').parameters } },
+          { type: 'function', function: { name: 'write', description: 'the write tool', parameters: tool('write').parameters } },
+        ],
+        max_tokens: 64,
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('omits an empty system prompt and an empty tool list', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')))
+    try {
+      await drain(h.ctx, request({ system: '', tools: [] }))
+      const [body] = h.server.bodies()
+      expect(body.messages).toEqual([{ role: 'user', content: 'hello' }])
+      expect('tools' in body).toBe(false)
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('serializes the same request to the same bytes', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')))
+    try {
+      await drain(h.ctx, request())
+      await drain(h.ctx, request())
+      expect(h.server.requests[1].body).toBe(h.server.requests[0].body)
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('maps finish_reason length to max_tokens', async () => {
+    const h = await setup((_, res) => sendStream(res, [chunk({ content: 'cut' }), chunk({}, 'length')]))
+    try {
+      const events = await drain(h.ctx, request())
+      expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'max_tokens' })
+    } finally {
+      await h.teardown()
+    }
+  })
+})
+
+describe('tool-call streaming', () => {
+  it('assembles argument fragments into complete, parsed calls in index order', async () => {
+    const h = await setup((_, res) => sendStream(res, toolCallReply([
+      { id: 'call_a', name: 'read', arguments: '{"input":"a long file name.txt","n":[1,2,3]}' },
+      { id: 'call_b', name: 'write', arguments: '{"input":"x"}' },
+    ])))
+    try {
+      const events = await drain(h.ctx, request())
+      expect(events.filter((event) => event.type === 'tool-call')).toEqual([
+        { type: 'tool-call', call: { id: 'call_a', name: 'read', arguments: { input: 'a long file name.txt', n: [1, 2, 3] } } },
+        { type: 'tool-call', call: { id: 'call_b', name: 'write', arguments: { input: 'x' } } },
+      ])
+      expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'tool_use' })
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('assembles interleaved fragments of parallel calls by index', async () => {
+    const h = await setup((_, res) => sendStream(res, [
+      chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'write', arguments: '{"in' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'read', arguments: '{"inp' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: 'put":"b"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: 'ut":"a"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]))
+    try {
+      const calls = (await drain(h.ctx, request())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
+      expect(calls).toEqual([
+        { id: 'call_a', name: 'read', arguments: { input: 'a' } },
+        { id: 'call_b', name: 'write', arguments: { input: 'b' } },
+      ])
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('treats empty arguments as an empty object', async () => {
+    const h = await setup((_, res) => sendStream(res, toolCallReply([{ id: 'call_a', name: 'read', arguments: '' }])))
+    try {
+      const calls = (await drain(h.ctx, request())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
+      expect(calls).toEqual([{ id: 'call_a', name: 'read', arguments: {} }])
+    } finally {
+      await h.teardown()
+    }
+  })
+})
+
+describe('usage normalization', () => {
+  const cases = [
+    {
+      name: 'OpenAI cached_tokens',
+      wire: { prompt_tokens: 1200, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 1024 } },
+      usage: { inputTokens: 1200, outputTokens: 30, cacheReadTokens: 1024, cacheWriteTokens: 0 },
+    },
+    {
+      name: 'DeepSeek hit/miss beside prompt_tokens',
+      wire: { prompt_tokens: 900, completion_tokens: 12, prompt_cache_hit_tokens: 640, prompt_cache_miss_tokens: 260 },
+      usage: { inputTokens: 900, outputTokens: 12, cacheReadTokens: 640, cacheWriteTokens: 0 },
+    },
+    {
+      name: 'hit/miss only',
+      wire: { completion_tokens: 5, prompt_cache_hit_tokens: 300, prompt_cache_miss_tokens: 45 },
+      usage: { inputTokens: 345, outputTokens: 5, cacheReadTokens: 300, cacheWriteTokens: 0 },
+    },
+    {
+      name: 'no cache figures',
+      wire: { prompt_tokens: 50, completion_tokens: 5 },
+      usage: { inputTokens: 50, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    },
+  ]
+  for (const { name, wire, usage } of cases) {
+    it(`reads ${name}`, async () => {
+      const h = await setup((_, res) => sendStream(res, textReply('ok', wire)))
+      try {
+        const events = await drain(h.ctx, request())
+        expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage }])
+      } finally {
+        await h.teardown()
+      }
+    })
+  }
+
+  it('reads usage sent on the finish chunk itself (no separate usage chunk)', async () => {
+    const finish = { ...chunk({}, 'stop'), usage: { prompt_tokens: 7, completion_tokens: 1 } }
+    const h = await setup((_, res) => sendStream(res, [chunk({ content: 'hi' }), finish]))
+    try {
+      const events = await drain(h.ctx, request())
+      expect(events.find((event) => event.type === 'usage')).toEqual({
+        type: 'usage', usage: { inputTokens: 7, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      })
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('reports no usage when the server sends none', async () => {
+    const h = await setup((_, res) => sendStream(res, [chunk({ content: 'hi' }), chunk({}, 'stop'), usageChunk(null as never)]))
+    try {
+      const events = await drain(h.ctx, request())
+      expect(events.filter((event) => event.type === 'usage')).toEqual([])
+    } finally {
+      await h.teardown()
+    }
+  })
+})
+
+describe('tool declarations', () => {
+  it('keeps the given tool order exactly (never re-sorted)', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')))
+    try {
+      await fc.assert(fc.asyncProperty(
+        fc.uniqueArray(fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,11}$/), { minLength: 1, maxLength: 12 }),
+        async (names) => {
+          const before = h.server.requests.length
+          await drain(h.ctx, request({ tools: names.map((name) => tool(name)) }))
+          const body = JSON.parse(h.server.requests[before].body)
+          expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual(names)
+        },
+      ), { numRuns: 25 })
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('declares the effective tools and drops tool-registry developer messages', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')))
+    try {
+      await drain(h.ctx, request({
+        tools: [tool('read'), tool('grep')],
+        messages: [
+          { role: 'user', text: 'hi' },
+          { role: 'assistant', text: 'hello', toolCalls: [] },
+          { role: 'developer', source: 'tool-registry', added: ['grep'], removed: ['write'], headerSeq: 9 },
+          { role: 'user', text: 'search' },
+        ],
+        toolHistory: {
+          sequenceStartSeq: 1,
+          declarations: [tool('read'), tool('write')],
+          updates: [{ seq: 10, added: ['grep'], removed: ['write'], headerSeq: 9 }],
+          resolve: (name) => name === 'grep' ? tool('grep') : undefined,
+        },
+        deferredTools: ['grep'],
+      }))
+      const [body] = h.server.bodies()
+      expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual(['read', 'grep'])
+      expect(JSON.stringify(body.tools)).not.toContain('defer')
+      expect(body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'user'])
+    } finally {
+      await h.teardown()
+    }
+  })
+})

@@ -1,0 +1,89 @@
+import {
+  normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolCall, type ToolUpdateMode,
+} from 'dsh-llm'
+import { echoReply } from './echo.ts'
+import { ScriptedError } from './error.ts'
+import { estimateUsage } from './estimate.ts'
+import type { Reply } from './reply.ts'
+import type { Script } from './script.ts'
+
+/** What a scripted adapter serves and how it answers. */
+export interface ScriptedAdapterOptions {
+  models: string[]
+  toolUpdate: ToolUpdateMode
+  /** Play these replies one per call instead of echoing. */
+  script?: Script
+}
+
+const DELTAS_PER_TEXT = 3
+
+/** Builds the offline `scripted` adapter: deterministic, no network. */
+export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapter {
+  let calls = 0
+  return {
+    provider: 'scripted',
+    models: [...config.models],
+    toolUpdate: config.toolUpdate,
+    stream(options) {
+      // Calls are numbered when requested, not when first read, so script order is call order.
+      return respond(++calls, options, config)
+    },
+  }
+}
+
+async function* respond(call: number, options: GenerateOptions, config: ScriptedAdapterOptions): AsyncGenerator<StreamEvent> {
+  const projection = projectToolUpdates(options, config.toolUpdate)
+  const reply = config.script ? scriptedReply(config.script, call) : echoReply(projection.messages)
+  const request = { system: options.system, tools: projection.declarations, messages: projection.messages }
+  yield* play(reply, call, request, options)
+}
+
+function scriptedReply(script: Script, call: number): Reply {
+  const reply = script.responses[call - 1]
+  if (reply) return reply
+  throw new ScriptedError('SCRIPT_EXHAUSTED', `script ${script.path} has ${script.responses.length} response(s); model call ${call} has none left`)
+}
+
+async function* play(reply: Reply, call: number, request: object, options: GenerateOptions): AsyncGenerator<StreamEvent> {
+  const { signal } = options
+  const stop = () => new ScriptedError('CANCELLED', `scripted call ${call} to "${options.model}" was cancelled`)
+  if (signal?.aborted) throw stop()
+  if (reply.delayMs) await sleep(reply.delayMs, signal, stop)
+  if (reply.error) throw new ScriptedError('SCRIPTED_FAILURE', reply.error)
+
+  const toolCalls: ToolCall[] = reply.toolCalls.map((item, index) => ({ ...item, id: item.id ?? `call_${call}_${index + 1}` }))
+  for (const delta of chunks(reply.text)) {
+    if (signal?.aborted) throw stop()
+    yield { type: 'text', delta }
+  }
+  for (const toolCall of toolCalls) {
+    if (signal?.aborted) throw stop()
+    yield { type: 'tool-call', call: toolCall }
+  }
+  const output = reply.text + (toolCalls.length ? JSON.stringify(toolCalls) : '')
+  yield { type: 'usage', usage: normalizeUsage({ ...estimateUsage(request, output), ...reply.usage }) }
+  yield { type: 'done', stopReason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn') }
+}
+
+/** Splits text into up to three deltas on code-point boundaries. */
+function chunks(text: string): string[] {
+  const points = Array.from(text)
+  const size = Math.max(1, Math.ceil(points.length / DELTAS_PER_TEXT))
+  const result: string[] = []
+  for (let start = 0; start < points.length; start += size) result.push(points.slice(start, start + size).join(''))
+  return result
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, stop: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(stop())
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}

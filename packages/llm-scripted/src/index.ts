@@ -1,0 +1,7 @@
+export { default, Config, apply, inject, name } from './plugin.ts'
+export { createScriptedAdapter, type ScriptedAdapterOptions } from './adapter.ts'
+export { echoReply } from './echo.ts'
+export { estimateUsage } from './estimate.ts'
+export { loadScript, parseScript, type Script } from './script.ts'
+export { ScriptedError, type ScriptedErrorCode } from './error.ts'
+export type { Reply } from './reply.ts'

@@ -1,0 +1,31 @@
+import type { StopReason, StreamEvent, ToolCall, Usage } from './types.ts'
+
+/** A whole model response gathered from its stream. */
+export interface CollectedResponse {
+  text: string
+  toolCalls: ToolCall[]
+  /** Undefined when the provider reported no usage. */
+  usage: Usage | undefined
+  stopReason: StopReason
+}
+
+/**
+ * Drains a stream into one response. Errors of the stream propagate. A stream without `done` gets the
+ * stop reason the runtime would synthesize (`tool_use` when calls were seen, else `end_turn`).
+ */
+export async function collect(stream: AsyncIterable<StreamEvent>): Promise<CollectedResponse> {
+  let text = ''
+  const toolCalls: ToolCall[] = []
+  let usage: Usage | undefined
+  let stopReason: StopReason | undefined
+  for await (const event of stream) {
+    if (event.type === 'text') text += event.delta
+    else if (event.type === 'tool-call') toolCalls.push(event.call)
+    else if (event.type === 'usage') usage = event.usage
+    else if (event.type === 'done') {
+      stopReason = event.stopReason
+      break
+    }
+  }
+  return { text, toolCalls, usage, stopReason: stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn') }
+}

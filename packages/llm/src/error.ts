@@ -1,0 +1,34 @@
+/** Every failure code `dsh-llm` raises. */
+export type LlmErrorCode =
+  | 'UNKNOWN_MODEL'
+  | 'DUPLICATE_MODEL'
+  | 'INVALID_ADAPTER'
+  | 'INVALID_TOOL_UPDATE'
+  | 'ADAPTER_ERROR'
+  | 'PROTOCOL_ERROR'
+  | 'CANCELLED'
+
+/** The one error class of `dsh-llm`; `code` tells callers and tests the failures apart. */
+export class LlmError extends Error {
+  override name = 'LlmError'
+  /** Provider of the adapter involved, when one is. */
+  provider?: string
+  /** Model id of the request involved, when one is. */
+  model?: string
+
+  constructor(
+    public code: LlmErrorCode,
+    message: string,
+    details: { provider?: string; model?: string; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    if (details.provider !== undefined) this.provider = details.provider
+    if (details.model !== undefined) this.model = details.model
+  }
+}
+
+/** Renders a thrown value as a message without assuming it is an `Error`. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
+}

@@ -1,0 +1,177 @@
+import { LlmError } from './error.ts'
+import type {
+  ChatMessage, GenerateOptions, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage, ToolUpdateMode,
+} from './types.ts'
+
+/** The tool-update modes a route can declare. */
+export const TOOL_UPDATE_MODES: readonly ToolUpdateMode[] = ['none', 'addition-only', 'in-history']
+
+/** A tool as a route declares it; `deferred` asks the provider to load its schema only when announced. */
+export interface ToolDeclaration {
+  definition: ToolDefinition
+  deferred: boolean
+}
+
+/** A tool-registry update as the model sees it: definitions made available, names taken away. */
+export interface ToolUpdateNotice {
+  role: 'tool-update'
+  added: ToolDefinition[]
+  removed: string[]
+}
+
+/** History as a route sends it: developer tool-registry messages become notices or disappear. */
+export type ProjectedMessage = Exclude<ChatMessage, ToolUpdateMessage> | ToolUpdateNotice
+
+/** Why a history-capable route fell back to the current declarations without notices. */
+export type ProjectionFallback = 'missing-history' | 'incomplete-prefix' | 'inconsistent-history'
+
+/** What an adapter sends for one request: its tool declarations and its history. */
+export interface ToolProjection {
+  mode: ToolUpdateMode
+  declarations: ToolDeclaration[]
+  messages: ProjectedMessage[]
+  /** Set when a history-capable mode could not use `options.toolHistory`. */
+  fallback?: ProjectionFallback
+}
+
+/**
+ * Projects the effective tools and logical tool-registry messages of `options` onto what a route with
+ * tool-update capability `mode` should send. Pure and deterministic: the result depends only on the
+ * arguments, which are not modified.
+ *
+ * - `none`: declarations are `options.tools`; developer messages are dropped.
+ * - `addition-only`: the sequence-start declarations plus every tool added in the sequence (deferred),
+ *   minus tools removed and not re-added; notices announce additions only.
+ * - `in-history`: like `addition-only`, but removed tools stay declared and notices carry removals.
+ *
+ * History-capable modes fall back to `options.tools` without notices when the snapshot is missing,
+ * when the messages lack a recorded update of the sequence, or when the snapshot disagrees with
+ * `options.tools`. Names in `options.deferredTools` are declared deferred on history-capable modes.
+ */
+export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMode): ToolProjection {
+  if (!TOOL_UPDATE_MODES.includes(mode)) {
+    throw new LlmError('INVALID_TOOL_UPDATE', `unknown tool-update mode ${JSON.stringify(mode)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+  }
+  const deferredNames = new Set(mode === 'none' ? [] : options.deferredTools ?? [])
+  const current = (fallback?: ProjectionFallback): ToolProjection => ({
+    mode,
+    declarations: options.tools.map((definition) => ({ definition, deferred: deferredNames.has(definition.name) })),
+    messages: options.messages.filter(isConversation),
+    ...fallback && { fallback },
+  })
+  if (mode === 'none') return current()
+  const history = options.toolHistory
+  if (!history) return current('missing-history')
+
+  const matched = matchUpdates(options.messages, history)
+  if (typeof matched === 'string') return current(matched)
+  const replay = replayHistory(history, options.tools)
+  if (!replay) return current('inconsistent-history')
+
+  const keep = (name: string) => mode === 'in-history' || replay.present.has(name)
+  const declarations: ToolDeclaration[] = []
+  for (const [name, definition] of replay.declared) {
+    if (!keep(name)) continue
+    declarations.push({ definition, deferred: replay.added.has(name) || deferredNames.has(name) })
+  }
+  const messages: ProjectedMessage[] = []
+  options.messages.forEach((message, index) => {
+    if (isConversation(message)) return messages.push(message)
+    const update = matched.get(index)
+    if (!update) return
+    const added = update.added.filter(keep).map((name) => replay.declared.get(name)!)
+    const removed = mode === 'in-history' ? [...update.removed] : []
+    if (added.length || removed.length) messages.push({ role: 'tool-update', added, removed })
+  })
+  return { mode, declarations, messages }
+}
+
+function isConversation(message: ChatMessage): message is Exclude<ChatMessage, ToolUpdateMessage> {
+  return message.role !== 'developer'
+}
+
+/**
+ * Pairs developer messages with the sequence's recorded updates, in order. Messages of earlier sequences
+ * (header at or before the sequence start, not recorded) are dropped; an unrecorded message of this
+ * sequence, or a recorded update missing from the messages, means the prefix does not match the log.
+ */
+function matchUpdates(messages: readonly ChatMessage[], history: ToolHistorySnapshot): Map<number, ToolHistoryUpdate> | ProjectionFallback {
+  const matched = new Map<number, ToolHistoryUpdate>()
+  let next = 0
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]
+    if (message.role !== 'developer') continue
+    const update = history.updates[next]
+    if (update && sameUpdate(message, update)) {
+      matched.set(index, update)
+      next++
+    } else if (message.headerSeq > history.sequenceStartSeq) {
+      return 'inconsistent-history'
+    }
+  }
+  return next === history.updates.length ? matched : 'incomplete-prefix'
+}
+
+function sameUpdate(message: ToolUpdateMessage, update: ToolHistoryUpdate) {
+  return message.headerSeq === update.headerSeq
+    && sameList(message.added, update.added)
+    && sameList(message.removed, update.removed)
+}
+
+interface Replay {
+  /** Every definition declared in the sequence, in first-declaration order. */
+  declared: Map<string, ToolDefinition>
+  /** Names first declared by an update (not at sequence start). */
+  added: Set<string>
+  /** Names effective after the last update. */
+  present: Set<string>
+}
+
+/**
+ * Replays the sequence's updates over its start declarations. Returns undefined when the snapshot cannot
+ * describe this request: an addition that does not resolve, a name that changes definition inside the
+ * sequence, or an end state that differs from the request's effective tools.
+ */
+function replayHistory(history: ToolHistorySnapshot, tools: readonly ToolDefinition[]): Replay | undefined {
+  const declared = new Map<string, ToolDefinition>()
+  for (const definition of history.declarations) {
+    if (declared.has(definition.name)) return
+    declared.set(definition.name, definition)
+  }
+  const added = new Set<string>()
+  const present = new Set(declared.keys())
+  for (const update of history.updates) {
+    for (const name of update.removed) present.delete(name)
+    for (const name of update.added) {
+      const definition = history.resolve(name, update.headerSeq)
+      if (!definition || definition.name !== name) return
+      const prior = declared.get(name)
+      if (prior && !sameValue(prior, definition)) return
+      if (!prior) {
+        declared.set(name, definition)
+        added.add(name)
+      }
+      present.add(name)
+    }
+  }
+  if (tools.length !== present.size) return
+  for (const tool of tools) {
+    if (!present.has(tool.name) || !sameValue(declared.get(tool.name), tool)) return
+  }
+  return { declared, added, present }
+}
+
+function sameList(a: readonly string[], b: readonly string[]) {
+  return a.length === b.length && a.every((item, index) => item === b[index])
+}
+
+/** Structural equality of JSON-like values (key order ignored). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const keysA = Object.keys(a)
+  const keysB = Object.keys(b)
+  if (keysA.length !== keysB.length) return false
+  return keysA.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+}

@@ -1,0 +1,152 @@
+import { Context, Service } from 'cordis'
+import { collect, type CollectedResponse } from './collect.ts'
+import { LlmError, describeError } from './error.ts'
+import { deepFreeze } from './freeze.ts'
+import { guardStream } from './guard.ts'
+import { TOOL_UPDATE_MODES } from './projection.ts'
+import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode, Usage } from './types.ts'
+import { emptyUsage } from './usage.ts'
+
+declare module 'cordis' {
+  interface Context {
+    llm: LlmRuntime
+  }
+
+  interface Events {
+    /** `emit`: the frozen options are about to be dispatched to `provider`'s adapter. */
+    'llm/request'(options: GenerateOptions, provider: string): void
+    /** `emit`: the response to `options` completed; `usage` is zeros when the provider reported none. */
+    'llm/response'(options: GenerateOptions, usage: Usage, info: LlmResponseInfo): void
+  }
+}
+
+/** Details of a completed response, beside its usage. */
+export interface LlmResponseInfo {
+  provider: string
+  stopReason: StopReason
+  /** False when the adapter sent no usage event and `usage` is the zero record. */
+  usageReported: boolean
+}
+
+/** The model registry and streaming front of `dsh-llm` (ctx key `llm`). */
+export class LlmRuntime extends Service {
+  private readonly adapters = new Map<string, LlmAdapter>()
+
+  constructor(ctx: Context) {
+    super(ctx, 'llm')
+  }
+
+  /**
+   * Serves `adapter.models` through `adapter`. Returns the disposer; the registration also ends with the
+   * calling plugin. A model id another adapter already serves is refused.
+   */
+  register(adapter: LlmAdapter): () => Promise<void> {
+    const models = checkAdapter(adapter)
+    for (const model of models) {
+      const current = this.adapters.get(model)
+      if (current) {
+        throw new LlmError('DUPLICATE_MODEL', `model "${model}" is already served by provider "${current.provider}"; provider "${adapter.provider}" cannot serve it too`, {
+          provider: adapter.provider, model,
+        })
+      }
+    }
+    return this.ctx.effect(() => {
+      for (const model of models) this.adapters.set(model, adapter)
+      return () => {
+        for (const model of models) {
+          if (this.adapters.get(model) === adapter) this.adapters.delete(model)
+        }
+      }
+    }, `llm.register(${adapter.provider})`)
+  }
+
+  /** The adapter serving `model`; throws `UNKNOWN_MODEL` listing the served ids. */
+  resolve(model: string): LlmAdapter {
+    const adapter = this.adapters.get(model)
+    if (adapter) return adapter
+    const served = this.models()
+    throw new LlmError('UNKNOWN_MODEL', `unknown model ${JSON.stringify(model)}; served models: ${served.length ? served.join(', ') : '(none registered)'}`, {
+      model,
+    })
+  }
+
+  /** Served model ids, sorted by code units so the list never depends on registration timing. */
+  models(): string[] {
+    return [...this.adapters.keys()].sort(compareCodeUnits)
+  }
+
+  /** The tool-update capability of the route serving `model` (`none` unless the adapter declares one). */
+  toolUpdateMode(model: string): ToolUpdateMode {
+    const adapter = this.resolve(model)
+    const declared = typeof adapter.toolUpdate === 'function' ? adapter.toolUpdate(model) : adapter.toolUpdate
+    const mode = declared ?? 'none'
+    if (!TOOL_UPDATE_MODES.includes(mode)) {
+      throw new LlmError('INVALID_TOOL_UPDATE', `provider "${adapter.provider}" declares tool-update mode ${JSON.stringify(mode)} for model "${model}"; valid: ${TOOL_UPDATE_MODES.join(', ')}`, {
+        provider: adapter.provider, model,
+      })
+    }
+    return mode
+  }
+
+  /**
+   * Streams a model response. `options` is deep-frozen in place right away (its AbortSignal excepted);
+   * the stream then emits `llm/request`, dispatches to the adapter and enforces the stream contract.
+   * An aborted signal makes the stream throw `LlmError` with code `CANCELLED`.
+   */
+  stream(options: GenerateOptions): AsyncIterable<StreamEvent> {
+    deepFreeze(options)
+    return this.dispatch(this.ctx, options)
+  }
+
+  /** Streams and collects one response (see `collect`). */
+  generate(options: GenerateOptions): Promise<CollectedResponse> {
+    return collect(this.stream(options))
+  }
+
+  private async* dispatch(ctx: Context, options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
+    const adapter = this.resolve(options.model)
+    notify(ctx, () => ctx.emit('llm/request', options, adapter.provider))
+    yield* guardStream(adapter, options, ({ usage, stopReason }) => {
+      const info: LlmResponseInfo = { provider: adapter.provider, stopReason, usageReported: usage !== undefined }
+      notify(ctx, () => ctx.emit('llm/response', options, usage ?? emptyUsage(), info))
+    })
+  }
+}
+
+export default LlmRuntime
+
+// Observers watch requests; a broken observer must not fail the request it watches.
+function notify(ctx: Context, emit: () => void) {
+  try {
+    emit()
+  } catch (error) {
+    ctx.logger('llm').warn(`an llm event listener threw: ${describeError(error)}`)
+  }
+}
+
+function checkAdapter(adapter: LlmAdapter): string[] {
+  const provider = adapter?.provider
+  if (typeof provider !== 'string' || !provider) {
+    throw new LlmError('INVALID_ADAPTER', `adapter provider must be a non-empty string, got ${JSON.stringify(provider)}`)
+  }
+  const invalid = (message: string) => new LlmError('INVALID_ADAPTER', `adapter "${provider}": ${message}`, { provider })
+  if (typeof adapter.stream !== 'function') throw invalid('stream must be a function')
+  if (!Array.isArray(adapter.models) || !adapter.models.length) throw invalid('models must be a non-empty array of model ids')
+  const models = [...adapter.models]
+  const seen = new Set<string>()
+  for (const model of models) {
+    if (typeof model !== 'string' || !model) throw invalid(`model ids must be non-empty strings, got ${JSON.stringify(model)}`)
+    if (seen.has(model)) throw invalid(`model "${model}" is listed twice`)
+    seen.add(model)
+  }
+  const { toolUpdate } = adapter
+  if (toolUpdate !== undefined && typeof toolUpdate !== 'function' && !TOOL_UPDATE_MODES.includes(toolUpdate)) {
+    throw invalid(`toolUpdate ${JSON.stringify(toolUpdate)} is not a mode; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+  }
+  return models
+}
+
+// Code-unit order, not localeCompare: the result must not depend on the host's locale.
+function compareCodeUnits(a: string, b: string) {
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -1,0 +1,1 @@
+export { adapterContract, type ContractHarness, type ContractResponse } from './contract.ts'

@@ -1,0 +1,77 @@
+import { deepFreeze, type GenerateOptions } from 'dsh-llm'
+import { describe, expect, it } from 'vitest'
+import { drain, fakeAdapter, options, setup } from './setup.ts'
+
+describe('deepFreeze', () => {
+  it('freezes the whole graph in place and returns the same reference', () => {
+    const value = { list: [{ deep: { deeper: [1, 2] } }], map: { a: { b: 'c' } } }
+    expect(deepFreeze(value)).toBe(value)
+    for (const node of [value, value.list, value.list[0], value.list[0].deep, value.list[0].deep.deeper, value.map.a]) {
+      expect(Object.isFrozen(node)).toBe(true)
+    }
+    expect(() => { (value.list[0].deep.deeper as number[]).push(3) }).toThrow(TypeError)
+  })
+
+  it('handles cycles and shared nodes', () => {
+    const shared = { x: 1 }
+    const value: any = { left: shared, right: shared }
+    value.self = value
+    deepFreeze(value)
+    expect(Object.isFrozen(shared)).toBe(true)
+    expect(Object.isFrozen(value)).toBe(true)
+  })
+
+  it('leaves AbortSignals, functions and typed arrays usable', () => {
+    const controller = new AbortController()
+    const resolve = () => 'ok'
+    const bytes = new Uint8Array([1, 2])
+    const value = { signal: controller.signal, history: { resolve }, bytes }
+    deepFreeze(value)
+    expect(Object.isFrozen(value.history)).toBe(true)
+    expect(Object.isFrozen(controller.signal)).toBe(false)
+    expect(Object.isFrozen(resolve)).toBe(false)
+    controller.abort('stop')
+    expect(value.signal.aborted).toBe(true)
+    expect(value.signal.reason).toBe('stop')
+    bytes[0] = 9
+    expect(bytes[0]).toBe(9)
+  })
+
+  it('does not invoke getters', () => {
+    let calls = 0
+    const value = { get lazy() { calls++; return { x: 1 } } }
+    deepFreeze(value)
+    expect(calls).toBe(0)
+    expect(Object.isFrozen(value)).toBe(true)
+  })
+
+  it('leaves primitives alone', () => {
+    expect(deepFreeze(3)).toBe(3)
+    expect(deepFreeze(null)).toBe(null)
+  })
+})
+
+describe('llm.stream freezing', () => {
+  it('freezes options before the adapter sees them, and at call time', async () => {
+    const ctx = await setup()
+    let frozenAtDispatch: boolean[] = []
+    const { adapter, seen } = fakeAdapter('p', ['m'], async function* (opts) {
+      frozenAtDispatch = [opts, opts.messages, opts.messages[0], opts.tools, opts.tools[0].parameters].map(Object.isFrozen)
+      yield { type: 'done', stopReason: 'end_turn' }
+    })
+    ctx.llm.register(adapter)
+    const controller = new AbortController()
+    const request: GenerateOptions = options('m', {
+      tools: [{ name: 't', description: 'd', parameters: { type: 'object', properties: {} } }],
+      signal: controller.signal,
+    })
+    const stream = ctx.llm.stream(request)
+    // frozen as soon as stream() returns, before iteration starts
+    expect(Object.isFrozen(request.messages)).toBe(true)
+    expect(() => request.messages.push({ role: 'user', text: 'late edit' })).toThrow(TypeError)
+    await drain(stream)
+    expect(seen[0]).toBe(request)
+    expect(frozenAtDispatch).toEqual([true, true, true, true, true])
+    expect(Object.isFrozen(controller.signal)).toBe(false)
+  })
+})

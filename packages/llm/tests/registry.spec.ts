@@ -1,0 +1,114 @@
+import type { Context } from 'cordis'
+import { LlmError } from 'dsh-llm'
+import { describe, expect, it } from 'vitest'
+import { fakeAdapter, failure, setup } from './setup.ts'
+
+const done = [{ type: 'done', stopReason: 'end_turn' } as const]
+
+describe('adapter registry', () => {
+  it('resolves a registered model and lists served models sorted by code unit', async () => {
+    const ctx = await setup()
+    const { adapter } = fakeAdapter('b-provider', ['zeta', 'Alpha'], done)
+    ctx.llm.register(adapter)
+    ctx.llm.register(fakeAdapter('a-provider', ['alpha', 'beta'], done).adapter)
+    expect(ctx.llm.resolve('zeta')).toBe(adapter)
+    expect(ctx.llm.models()).toEqual(['Alpha', 'alpha', 'beta', 'zeta'])
+  })
+
+  it('refuses a model served by two adapters, naming the model and both providers', async () => {
+    const ctx = await setup()
+    ctx.llm.register(fakeAdapter('first', ['shared', 'own'], done).adapter)
+    const error = (() => {
+      try {
+        ctx.llm.register(fakeAdapter('second', ['other', 'shared'], done).adapter)
+      } catch (error) {
+        return error as LlmError
+      }
+    })()
+    expect(error).toBeInstanceOf(LlmError)
+    expect(error?.code).toBe('DUPLICATE_MODEL')
+    expect(error?.message).toContain('"shared"')
+    expect(error?.message).toContain('"first"')
+    expect(error?.message).toContain('"second"')
+    // a refused adapter registers none of its models
+    expect(ctx.llm.models()).toEqual(['own', 'shared'])
+    expect(ctx.llm.resolve('shared').provider).toBe('first')
+  })
+
+  it('names the unknown model and lists the served ones', async () => {
+    const ctx = await setup()
+    ctx.llm.register(fakeAdapter('p', ['m2', 'm1'], done).adapter)
+    let error: LlmError | undefined
+    try {
+      ctx.llm.resolve('gpt-nothing')
+    } catch (caught) {
+      error = caught as LlmError
+    }
+    expect(error?.code).toBe('UNKNOWN_MODEL')
+    expect(error?.message).toBe('unknown model "gpt-nothing"; served models: m1, m2')
+  })
+
+  it('says when no model is registered at all', async () => {
+    const ctx = await setup()
+    expect(() => ctx.llm.resolve('x')).toThrow('served models: (none registered)')
+  })
+
+  it('drops the models when the registering plugin is disposed', async () => {
+    const ctx = await setup()
+    const fiber = await ctx.plugin({
+      name: 'provider-plugin',
+      inject: ['llm'],
+      apply(child: Context) {
+        child.llm.register(fakeAdapter('p', ['temporary'], done).adapter)
+      },
+    })
+    expect(ctx.llm.models()).toEqual(['temporary'])
+    await fiber.dispose()
+    expect(ctx.llm.models()).toEqual([])
+    expect(() => ctx.llm.resolve('temporary')).toThrow(LlmError)
+    // the freed id can be served again
+    ctx.llm.register(fakeAdapter('q', ['temporary'], done).adapter)
+    expect(ctx.llm.resolve('temporary').provider).toBe('q')
+  })
+
+  it('returns a disposer that unregisters', async () => {
+    const ctx = await setup()
+    const dispose = ctx.llm.register(fakeAdapter('p', ['m'], done).adapter)
+    await dispose()
+    expect(ctx.llm.models()).toEqual([])
+  })
+
+  it.each([
+    [{ provider: '', models: ['m'] }, 'adapter provider must be a non-empty string, got ""'],
+    [{ provider: 'p', models: [] }, 'adapter "p": models must be a non-empty array'],
+    [{ provider: 'p', models: ['m', 'm'] }, 'model "m" is listed twice'],
+    [{ provider: 'p', models: [''] }, 'model ids must be non-empty strings, got ""'],
+    [{ provider: 'p', models: ['m'], toolUpdate: 'sometimes' }, 'toolUpdate "sometimes" is not a mode; valid: none, addition-only, in-history'],
+  ])('refuses a malformed adapter %j', async (shape, message) => {
+    const ctx = await setup()
+    const adapter = { ...fakeAdapter('x', ['x'], done).adapter, ...shape } as any
+    expect(() => ctx.llm.register(adapter)).toThrow(message)
+    expect(ctx.llm.models()).toEqual([])
+  })
+
+  it('refuses an adapter without a stream function', async () => {
+    const ctx = await setup()
+    expect(() => ctx.llm.register({ provider: 'p', models: ['m'] } as any)).toThrow('adapter "p": stream must be a function')
+  })
+
+  it('reports the tool-update mode of a route, defaulting to none', async () => {
+    const ctx = await setup()
+    ctx.llm.register(fakeAdapter('plain', ['plain-model'], done).adapter)
+    ctx.llm.register(fakeAdapter('fixed', ['fixed-model'], done, { toolUpdate: 'in-history' }).adapter)
+    ctx.llm.register(fakeAdapter('per-model', ['pm-a', 'pm-b'], done, {
+      toolUpdate: (model) => model === 'pm-a' ? 'addition-only' : 'bogus' as any,
+    }).adapter)
+    expect(ctx.llm.toolUpdateMode('plain-model')).toBe('none')
+    expect(ctx.llm.toolUpdateMode('fixed-model')).toBe('in-history')
+    expect(ctx.llm.toolUpdateMode('pm-a')).toBe('addition-only')
+    const error = await failure(Promise.resolve().then(() => ctx.llm.toolUpdateMode('pm-b')))
+    expect(error.code).toBe('INVALID_TOOL_UPDATE')
+    expect(error.message).toContain('"bogus"')
+    expect(error.message).toContain('valid: none, addition-only, in-history')
+  })
+})

@@ -1,0 +1,59 @@
+import type { ToolCall, ToolDefinition, Usage } from 'dsh-llm'
+
+/** Why a `request/header` was logged: the first request, the first after a reload, or a changed header. */
+export type HeaderReason = 'initial' | 'resume' | 'change'
+
+/** How a turn ended. */
+export type TurnEndReason = 'done' | 'error' | 'cancelled' | 'step_limit'
+
+/** The model-facing front of a request: model id, rendered system prompt, effective tools in order. */
+export interface RequestHeader {
+  model: string
+  system: string
+  tools: ToolDefinition[]
+}
+
+/**
+ * Data of each event type, by type. Core types are validated field by field at append; other packages
+ * may add their own `prefix/verb` types by augmenting this interface (their data is checked as JSON only).
+ */
+export interface SessionEventMap {
+  'turn/start': { turn: number }
+  'step/start': { turn: number; step: number }
+  'user/message': { turn: number; text: string }
+  'request/header': { turn: number; step: number; reason: HeaderReason; header: RequestHeader }
+  'developer/message': {
+    turn: number
+    step: number
+    source: 'tool-registry'
+    added: string[]
+    removed: string[]
+    headerSeq: number
+  }
+  'assistant/message': { turn: number; step: number; text: string; toolCalls: ToolCall[]; usage?: Usage }
+  'tool/call': { turn: number; step: number; id: string; name: string; arguments: Record<string, unknown> }
+  'tool/result': { turn: number; step: number; id: string; name: string; output: string; isError: boolean }
+  'step/end': { turn: number; step: number }
+  'turn/end': { turn: number; reason: TurnEndReason; error?: { message: string } }
+  /** Starts a new tool-history sequence at the next `request/header` (e.g. after compaction). */
+  'sequence/reset': { reason: string }
+}
+
+/** Data accepted for an event type: the mapped shape for known types, any JSON object otherwise. */
+export type EventData<K extends string> = K extends keyof SessionEventMap ? SessionEventMap[K] : Record<string, unknown>
+
+/** One logged event. Deep-frozen once appended. */
+export interface SessionEvent<K extends string = string> {
+  readonly seq: number
+  readonly time: string
+  readonly type: K
+  readonly data: EventData<K>
+}
+
+/** Any event of a type in `SessionEventMap`, discriminated by `type`. */
+export type KnownSessionEvent = { [K in keyof SessionEventMap]: SessionEvent<K> }[keyof SessionEventMap]
+
+/** Narrows an event to one type. */
+export function isEvent<K extends keyof SessionEventMap>(event: SessionEvent, type: K): event is SessionEvent<K> {
+  return event.type === type
+}

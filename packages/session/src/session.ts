@@ -1,0 +1,143 @@
+import type { ChatMessage, ToolHistorySnapshot } from 'dsh-llm'
+import { SessionError, describe } from './errors.ts'
+import type { EventData, SessionEvent } from './events.ts'
+import { deepFreeze } from './freeze.ts'
+import { MessagesFold } from './messages.ts'
+import { ToolHistoryFold } from './tool-history.ts'
+import { validateEvent } from './validate.ts'
+
+/** Where a session's serialized lines go, in append order. */
+export interface EventSink {
+  /** Queues one line (with its trailing newline); throws if the sink has failed. */
+  write(line: string): void
+  /** Resolves once every line written so far is durable. */
+  flushed(): Promise<void>
+}
+
+export interface SessionOptions {
+  /** True when the session was loaded from an existing log. */
+  resumed?: boolean
+  sink?: EventSink
+}
+
+/** Restores an already-sequenced envelope; used by loaders, not part of the public API. */
+export const restoreEvent = Symbol('dsh-session.restoreEvent')
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
+const ENVELOPE_KEYS = ['seq', 'time', 'type', 'data']
+
+interface Fold {
+  position: number
+  apply(event: SessionEvent): void
+}
+
+class HeaderFold implements Fold {
+  position = 0
+  last: SessionEvent<'request/header'> | undefined
+  apply(event: SessionEvent): void {
+    if (event.type === 'request/header') this.last = event as SessionEvent<'request/header'>
+  }
+}
+
+/** An append-only event log with cached, incremental folds. */
+export class Session {
+  /** True when this session was loaded from a persisted log (the loop then logs a `resume` header). */
+  readonly resumed: boolean
+  private readonly log: SessionEvent[] = []
+  private readonly sink: EventSink | undefined
+  private readonly header = new HeaderFold()
+  private readonly history = new MessagesFold()
+  private readonly tools = new ToolHistoryFold()
+  private published: readonly SessionEvent[] = Object.freeze([])
+
+  constructor(readonly id: string, options: SessionOptions = {}) {
+    this.resumed = options.resumed ?? false
+    this.sink = options.sink
+  }
+
+  /** Seq of the last event, 0 when empty. */
+  get lastSeq(): number {
+    return this.log.length
+  }
+
+  /**
+   * Validates, stamps (seq, time), deep-freezes and logs one event, and queues it for persistence.
+   * Returns the logged event synchronously; `flushed()` tells when it is on disk.
+   */
+  append<K extends string>(type: K, data: EventData<K>): SessionEvent<K> {
+    validateEvent(type, data)
+    this.checkReferences(type, data)
+    const line = JSON.stringify({ seq: this.log.length + 1, time: new Date().toISOString(), type, data })
+    this.sink?.write(line + '\n')
+    // The logged event is the parsed line, so memory holds exactly what a reload will read.
+    const event = deepFreeze(JSON.parse(line)) as SessionEvent<K>
+    this.log.push(event)
+    return event
+  }
+
+  /** Resolves once every event appended so far is durable (immediately for in-memory sessions). */
+  flushed(): Promise<void> {
+    return this.sink ? this.sink.flushed() : Promise.resolve()
+  }
+
+  /** Every event in log order, as a frozen array (the same instance until the next append). */
+  events(): readonly SessionEvent[] {
+    if (this.published.length !== this.log.length) this.published = Object.freeze(this.log.slice())
+    return this.published
+  }
+
+  /** The last logged `request/header` event, if any. */
+  requestHeader(): SessionEvent<'request/header'> | undefined {
+    this.advance(this.header)
+    return this.header.last
+  }
+
+  /** The model-facing history (user, assistant, tool and tool-registry developer messages), frozen. */
+  messages(): readonly ChatMessage[] {
+    this.advance(this.history)
+    return this.history.value()
+  }
+
+  /** The tool-history reduction of the current request sequence; undefined before the first header. */
+  toolHistory(): ToolHistorySnapshot | undefined {
+    this.advance(this.tools)
+    return this.tools.snapshot()
+  }
+
+  /** Logs an envelope read from a persisted log, checking its seq and stamp; loaders only. */
+  [restoreEvent](raw: unknown): SessionEvent {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new SessionError('INVALID_EVENT', `an event must be a JSON object {seq, time, type, data}, got ${describe(raw)}`)
+    }
+    const envelope = raw as Record<string, unknown>
+    const extra = Object.keys(envelope).find(key => !ENVELOPE_KEYS.includes(key))
+    if (extra !== undefined) {
+      throw new SessionError('INVALID_EVENT', `unknown envelope field "${extra}"; valid fields: ${ENVELOPE_KEYS.join(', ')}`)
+    }
+    if (envelope.seq !== this.log.length + 1) {
+      throw new SessionError('BAD_SEQ', `seq must be ${this.log.length + 1} (seqs are contiguous from 1), got ${describe(envelope.seq)}`)
+    }
+    if (typeof envelope.time !== 'string' || !ISO_TIME.test(envelope.time) || Number.isNaN(Date.parse(envelope.time))) {
+      throw new SessionError('INVALID_EVENT', `field "time" must be an ISO-8601 UTC timestamp, got ${describe(envelope.time)}`)
+    }
+    validateEvent(envelope.type, envelope.data)
+    this.checkReferences(envelope.type as string, envelope.data)
+    const event = deepFreeze(envelope) as unknown as SessionEvent
+    this.log.push(event)
+    return event
+  }
+
+  private checkReferences(type: string, data: unknown): void {
+    if (type !== 'developer/message') return
+    const { headerSeq } = data as EventData<'developer/message'>
+    if (this.log[headerSeq - 1]?.type !== 'request/header') {
+      throw new SessionError('INVALID_EVENT', `developer/message: field "headerSeq" must be the seq of a logged request/header, `
+        + `got ${headerSeq} (${headerSeq > this.log.length ? 'not logged yet' : `a ${this.log[headerSeq - 1]!.type} event`})`)
+    }
+  }
+
+  private advance(fold: Fold): void {
+    const log = this.log
+    while (fold.position < log.length) fold.apply(log[fold.position++]!)
+  }
+}

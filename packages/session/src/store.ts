@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { Context, Logger, Service } from 'cordis'
+import Schema from 'schemastery'
+import { SessionError, describe } from './errors.ts'
+import { JsonlWriter, createLogFile, loadSession } from './jsonl-store.ts'
+import { Session } from './session.ts'
+
+declare module 'cordis' {
+  interface Context {
+    sessions: SessionStore
+  }
+}
+
+export interface SessionStoreConfig {
+  persistenceRoot: string
+  persist: boolean
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
+const LOG_SUFFIX = '.jsonl'
+
+/** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
+export class SessionStore extends Service {
+  static Config: Schema<SessionStoreConfig> = Schema.object({
+    persistenceRoot: Schema.string().min(1).default('./.sessions')
+      .description('Directory of the session logs; a relative path is resolved against the working directory at startup.'),
+    persist: Schema.boolean().default(true)
+      .description('Write sessions to JSONL files; false keeps them in memory only.'),
+  })
+
+  /** Absolute directory of the session logs. */
+  readonly root: string
+  private readonly persist: boolean
+  private readonly sessions = new Map<string, Session>()
+  private readonly pending = new Map<string, Promise<Session>>()
+  private readonly logger: Logger
+
+  constructor(ctx: Context, config: SessionStoreConfig) {
+    super(ctx, 'sessions')
+    this.root = resolve(process.cwd(), config.persistenceRoot)
+    this.persist = config.persist
+    this.logger = ctx.logger('session')
+    ctx.effect(() => () => this.flush(), 'sessions: flush on dispose')
+  }
+
+  /** Starts a new, empty session; a random id when none is given. Fails with EXISTS for a taken id. */
+  async create(id: string = randomUUID()): Promise<Session> {
+    checkId(id)
+    if (this.sessions.has(id) || this.pending.has(id)) {
+      throw new SessionError('EXISTS', `session "${id}" already exists; use open() or openOrCreate()`)
+    }
+    return this.track(id, () => this.createNew(id))
+  }
+
+  /** Loads a persisted session (or returns the one already open). Fails with NOT_FOUND when there is none. */
+  async open(id: string): Promise<Session> {
+    checkId(id)
+    const known = this.sessions.get(id) ?? this.pending.get(id)
+    if (known) return known
+    if (!this.persist) throw new SessionError('NOT_FOUND', `session "${id}" is not open and persistence is off`)
+    return this.track(id, () => this.load(id))
+  }
+
+  /** Opens the session if it exists, otherwise creates it. */
+  async openOrCreate(id: string): Promise<Session> {
+    checkId(id)
+    const known = this.sessions.get(id) ?? this.pending.get(id)
+    if (known) return known
+    return this.track(id, async () => {
+      if (!this.persist) return this.createNew(id)
+      try {
+        return await this.load(id)
+      } catch (error) {
+        if (!(error instanceof SessionError) || error.code !== 'NOT_FOUND') throw error
+        return this.createNew(id)
+      }
+    })
+  }
+
+  /** The open session with this id, if any. */
+  get(id: string): Session | undefined {
+    return this.sessions.get(id)
+  }
+
+  /** Ids of open and persisted sessions, in code-unit order. */
+  async list(): Promise<string[]> {
+    const ids = new Set(this.sessions.keys())
+    if (this.persist) {
+      const names = await fs.readdir(this.root).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [] as string[]
+        throw error
+      })
+      for (const name of names) {
+        const id = name.slice(0, -LOG_SUFFIX.length)
+        if (name.endsWith(LOG_SUFFIX) && SESSION_ID.test(id)) ids.add(id)
+      }
+    }
+    // Code-unit order, so the listing does not depend on the locale.
+    return [...ids].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
+  }
+
+  /** Flushes a session and forgets it; a later open() reloads it from disk. */
+  async close(id: string): Promise<void> {
+    const session = this.sessions.get(id)
+    if (!session) return
+    this.sessions.delete(id)
+    await session.flushed()
+  }
+
+  /** Resolves when every append queued so far, in every session, is on disk. */
+  async flush(): Promise<void> {
+    await Promise.allSettled(this.pending.values())
+    await Promise.all([...this.sessions.values()].map(session => session.flushed()))
+  }
+
+  private track(id: string, task: () => Promise<Session>): Promise<Session> {
+    const promise = task()
+      .then((session) => {
+        this.sessions.set(id, session)
+        return session
+      })
+      .finally(() => this.pending.delete(id))
+    this.pending.set(id, promise)
+    return promise
+  }
+
+  private async createNew(id: string): Promise<Session> {
+    if (!this.persist) return new Session(id)
+    const path = this.pathOf(id)
+    await fs.mkdir(this.root, { recursive: true })
+    await createLogFile(path)
+    return new Session(id, { sink: new JsonlWriter(path, error => this.logger.error(error)) })
+  }
+
+  private load(id: string): Promise<Session> {
+    return loadSession(id, this.pathOf(id), {
+      warn: message => this.logger.warn(message),
+      onWriteFailure: error => this.logger.error(error),
+    })
+  }
+
+  private pathOf(id: string): string {
+    return join(this.root, id + LOG_SUFFIX)
+  }
+}
+
+function checkId(id: unknown): asserts id is string {
+  if (typeof id !== 'string' || !SESSION_ID.test(id)) {
+    throw new SessionError('INVALID_ID', `invalid session id ${describe(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
+  }
+}
+
+export default SessionStore

@@ -1,0 +1,7 @@
+export { ToolRuntime } from './service.ts'
+export type { ToolRuntimeConfig } from './service.ts'
+export { TOOL_NAME, MAX_TIMEOUT_MS } from './definition.ts'
+export { ToolError } from './errors.ts'
+export type { ToolErrorCode } from './errors.ts'
+export type { ExecuteOptions, ToolChange, ToolDefinition, ToolExecuteContext, ToolResult } from './types.ts'
+export { ToolRuntime as default } from './service.ts'

@@ -1,0 +1,54 @@
+import type { ToolSchema } from 'dsh-system-prompt'
+
+/** What a running tool receives besides its arguments. */
+export interface ToolExecuteContext {
+  /** Aborted when the call times out or the caller cancels it. */
+  signal: AbortSignal
+}
+
+/** A tool as a plugin registers it. */
+export interface ToolDefinition<Args = any> {
+  /** Matches `^[a-zA-Z0-9_-]{1,64}$`, the names model providers accept. */
+  name: string
+  description: string
+  /** A JSON Schema (draft-07) object with `type: 'object'` at its root; arguments are validated against it. */
+  parameters: object
+  /** Returns the output: a string as is, `undefined` as '', anything else as JSON. */
+  execute(args: Args, context: ToolExecuteContext): unknown
+  /** Hidden from the model until `reveal(name)`; listed in `deferredNames()`. */
+  shouldDefer?: boolean
+  /** Keeps a deferred tool visible (and out of `deferredNames()`). */
+  alwaysLoad?: boolean
+  /** Overrides the runtime's `timeoutMs` for this tool. */
+  timeoutMs?: number
+}
+
+/** The outcome of one call; `execute()` never throws, failures arrive as `isError: true`. */
+export interface ToolResult {
+  output: string
+  isError: boolean
+}
+
+export interface ExecuteOptions {
+  /** Aborting it cancels the call: the tool's own signal is aborted and the result is an error. */
+  signal?: AbortSignal
+}
+
+/** Payload of `tools/change`. */
+export interface ToolChange {
+  action: 'register' | 'unregister' | 'reveal' | 'unreveal'
+  name: string
+}
+
+/** A registered tool: its checked definition plus what was prepared once at register time. */
+export interface ToolEntry {
+  readonly name: string
+  readonly definition: Readonly<ToolDefinition>
+  /** Deep-frozen, created once; the provider hands out this very object on every assembly. */
+  readonly schema: ToolSchema
+  /** Returns undefined for valid arguments, otherwise a description of every problem. */
+  readonly check: (args: unknown) => string | undefined
+  readonly deferred: boolean
+  readonly alwaysLoad: boolean
+  readonly timeoutMs: number | undefined
+}
