@@ -3,7 +3,7 @@ import { LlmError, type GenerateOptions, type StreamEvent, type ToolCall, type U
 import type { HeaderReason, RequestHeader, Session } from 'dsh-session'
 import { renderPrompt } from 'dsh-system-prompt'
 import { AgentLoopError, messageOf } from './errors.ts'
-import { diffToolNames, sameHeader } from './header.ts'
+import { HeaderMemo, diffToolNames } from './header.ts'
 import { mapWithLimit } from './limit.ts'
 import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
 
@@ -24,8 +24,19 @@ export class Agent {
   private turns: number
   private headersThisProcess = 0
   private controller: AbortController | undefined
+  private readonly headers = new HeaderMemo()
+
+  /** The loop's services, resolved once: the agent lives and dies with the loop that injected them. */
+  private readonly systemPrompt: Context['systemPrompt']
+  private readonly llm: Context['llm']
+  private readonly tools: Context['tools']
+  private readonly emit: Context['emit']
 
   constructor(private readonly ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
+    this.systemPrompt = ctx.systemPrompt
+    this.llm = ctx.llm
+    this.tools = ctx.tools
+    this.emit = ctx.emit
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
   }
 
@@ -63,7 +74,7 @@ export class Agent {
     const turn = ++this.turns
     const notify = (update: AgentUpdate) => {
       onUpdate?.(update)
-      this.ctx.emit('agent/update', this, update)
+      this.emit('agent/update', this, update)
     }
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
     let openStep = 0
@@ -77,9 +88,9 @@ export class Agent {
           result.error = `the turn reached the step limit of ${this.settings.maxSteps} without a final answer`
           break
         }
-        const assembly = await this.ctx.systemPrompt.assemble({ model: this.model, cwd: this.settings.cwd, agentId: this.id })
+        const assembly = await this.systemPrompt.assemble({ model: this.model, cwd: this.settings.cwd, agentId: this.id })
         const header: RequestHeader = { model: this.model, system: renderPrompt(assembly), tools: assembly.tools }
-        this.ctx.llm.resolve(this.model)
+        this.llm.resolve(this.model)
         this.session.append('step/start', { turn, step })
         openStep = step
         this.logHeader(turn, step, header, notify)
@@ -107,7 +118,7 @@ export class Agent {
     }
     this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
     if (result.reason === 'error' || result.reason === 'step_limit') {
-      this.ctx.emit('agent/error', this, { turn, message: result.error! })
+      this.emit('agent/error', this, { turn, message: result.error! })
     }
     notify({ type: 'turn-end', turn, reason: result.reason, ...(result.error ? { error: result.error } : {}) })
     return result
@@ -116,10 +127,11 @@ export class Agent {
   /** Logs the header when its bytes differ from the last logged one, and a tool-registry message when names changed. */
   private logHeader(turn: number, step: number, header: RequestHeader, notify: (update: AgentUpdate) => void) {
     const previous = this.session.requestHeader()?.data.header
-    if (sameHeader(previous, header)) return
+    if (this.headers.same(previous, header)) return
     const reason: HeaderReason = !previous ? 'initial' : this.session.resumed && this.headersThisProcess === 0 ? 'resume' : 'change'
     const logged = this.session.append('request/header', { turn, step, reason, header })
     this.headersThisProcess++
+    this.headers.remember(logged.data.header, header)
     if (!previous) return
     const { added, removed } = diffToolNames(previous, header)
     if (added.length === 0 && removed.length === 0) return
@@ -130,7 +142,7 @@ export class Agent {
   /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
   private async callModel(signal: AbortSignal, onText: (delta: string) => void) {
     const logged = this.session.requestHeader()!.data.header
-    const deferred = this.ctx.tools.deferredNames().filter((name) => logged.tools.some((tool) => tool.name === name))
+    const deferred = this.tools.deferredNames().filter((name) => logged.tools.some((tool) => tool.name === name))
     const request: GenerateOptions = {
       model: logged.model,
       system: logged.system,
@@ -145,7 +157,7 @@ export class Agent {
     const toolCalls: ToolCall[] = []
     let usage: Usage | undefined
     try {
-      for await (const event of this.ctx.llm.stream(request) as AsyncIterable<StreamEvent>) {
+      for await (const event of this.llm.stream(request) as AsyncIterable<StreamEvent>) {
         if (event.type === 'text') { text += event.delta; onText(event.delta) }
         else if (event.type === 'tool-call') toolCalls.push(event.call)
         else if (event.type === 'usage') usage = event.usage
@@ -163,7 +175,7 @@ export class Agent {
       this.session.append('tool/call', { turn, step, id: call.id, name: call.name, arguments: call.arguments })
       notify({ type: 'tool-call', turn, step, id: call.id, name: call.name, arguments: call.arguments })
     }
-    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.ctx.tools.execute(call.name, call.arguments, { signal }))
+    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.tools.execute(call.name, call.arguments, { signal }))
     calls.forEach((call, index) => {
       const { output, isError } = results[index]
       this.session.append('tool/result', { turn, step, id: call.id, name: call.name, output, isError })

@@ -5,6 +5,37 @@ export function sameHeader(a: RequestHeader | undefined, b: RequestHeader): bool
   return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
 }
 
+/**
+ * Remembers the last header compared, so the common step — same model, same prompt text, the same
+ * frozen tool snapshots from the assembly — is recognised by identity instead of serializing every
+ * tool schema twice per step.
+ */
+export class HeaderMemo {
+  private last: { logged: RequestHeader; assembled: RequestHeader } | undefined
+
+  /** True when `next` has the bytes of `logged` (the last header in the session log). */
+  same(logged: RequestHeader | undefined, next: RequestHeader): boolean {
+    if (!logged) return false
+    const last = this.last
+    if (last && last.logged === logged && last.assembled.model === next.model && last.assembled.system === next.system
+      && sameItems(last.assembled.tools, next.tools)) {
+      return true
+    }
+    const same = sameHeader(logged, next)
+    this.last = same ? { logged, assembled: next } : undefined
+    return same
+  }
+
+  /** Records that `assembled` was just logged as `logged`. */
+  remember(logged: RequestHeader, assembled: RequestHeader): void {
+    this.last = { logged, assembled }
+  }
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index])
+}
+
 /** Tool names that appear in `next` but not `previous`, and the reverse, each in `next`/`previous` order. */
 export function diffToolNames(previous: RequestHeader, next: RequestHeader): { added: string[]; removed: string[] } {
   const before = new Set(previous.tools.map((tool) => tool.name))

@@ -52,7 +52,7 @@ export interface BootedApp {
  * failure into one `BootError` naming the file, the entry and the underlying message.
  */
 export async function boot(options: BootOptions): Promise<BootedApp> {
-  const level = logLevelNumber(options.logLevel ?? process.env.DSH_LOG_LEVEL ?? 'info')
+  const level = logLevelNumber(options.logLevel ?? (process.env.DSH_LOG_LEVEL || 'info'))
   const shown = displayPath(options.file)
   const entries = await loadAppFile(options.file)
   const specifiers = entries.map((entry) => specifierOf(entry, options.resolve, shown))
@@ -78,7 +78,13 @@ export async function boot(options: BootOptions): Promise<BootedApp> {
     }
   }))
 
-  const loaderFiber = ctx.plugin(Loader, { baseUrl: pathToFileURL(dirname(resolvePath(options.file))).href + '/' })
+  let loaderFiber: ReturnType<typeof ctx.plugin>
+  try {
+    loaderFiber = ctx.plugin(Loader, { baseUrl: pathToFileURL(dirname(resolvePath(options.file))).href + '/' })
+  } catch (error) {
+    for (const cleanup of cleanups.reverse()) cleanup()
+    throw error
+  }
   let disposing: Promise<void> | undefined
   const dispose = () => disposing ??= (async () => {
     try {

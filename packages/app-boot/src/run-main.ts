@@ -7,8 +7,8 @@ export interface Stoppable {
 
 /**
  * Runs a bin's `main()`. A `BootError` prints its message alone on stderr and exits 1; any other error
- * prints its stack and exits 1. When `main()` returns something with `dispose()`, SIGINT and SIGTERM
- * dispose it (so plugins flush) and exit 0; a second signal exits 1 at once.
+ * prints its stack and exits 1. SIGINT and SIGTERM dispose what `main()` returned (so plugins flush) and
+ * exit 0; a signal during boot stops the app as soon as it is up; a second signal exits 1 at once.
  */
 export function runMain(main: () => Promise<Stoppable | void> | Stoppable | void): void {
   const fail = (error: unknown) => {
@@ -16,15 +16,28 @@ export function runMain(main: () => Promise<Stoppable | void> | Stoppable | void
     process.stderr.write(`${text}\n`)
     process.exit(1)
   }
-  Promise.resolve().then(main).then((app) => {
-    if (!app || typeof app.dispose !== 'function') return
-    let stopping = false
-    const stop = () => {
-      if (stopping) process.exit(1)
-      stopping = true
-      Promise.resolve().then(() => app.dispose()).then(() => process.exit(0), fail)
+  let app: Stoppable | void | undefined
+  let stopping = false
+  const stop = () => {
+    if (!app) return
+    Promise.resolve().then(() => app!.dispose()).then(() => process.exit(0), fail)
+  }
+  const onSignal = () => {
+    if (stopping) process.exit(1)
+    stopping = true
+    stop()
+  }
+  // installed before main() runs, so a signal that arrives as boot finishes still flushes the app
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  Promise.resolve().then(main).then((result) => {
+    app = result && typeof result.dispose === 'function' ? result : undefined
+    if (stopping) {
+      if (app) stop()
+      else process.exit(0)
+    } else if (!app) {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
     }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
   }, fail)
 }

@@ -34,7 +34,13 @@ export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapte
 async function* respond(call: number, options: GenerateOptions, config: ScriptedAdapterOptions): AsyncGenerator<StreamEvent> {
   const projection = projectToolUpdates(options, config.toolUpdate)
   const reply = config.script ? scriptedReply(config.script, call) : echoReply(projection.messages)
-  const request = { system: options.system, tools: projection.declarations, messages: projection.messages }
+  // Definitions are the frozen objects from the log, so the estimate measures each of them only once.
+  const request = {
+    system: options.system,
+    tools: projection.declarations.map((declaration) => declaration.definition),
+    deferred: projection.declarations.filter((declaration) => declaration.deferred).map((declaration) => declaration.definition.name),
+    messages: projection.messages,
+  }
   yield* play(reply, call, request, options)
 }
 

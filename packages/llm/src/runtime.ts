@@ -31,9 +31,14 @@ export interface LlmResponseInfo {
 /** The model registry and streaming front of `dsh-llm` (ctx key `llm`). */
 export class LlmRuntime extends Service {
   private readonly adapters = new Map<string, LlmAdapter>()
+  // Resolved once: reading a property through a Cordis context builds proxies, and this runs per request.
+  private readonly emit: Context['emit']
+  private readonly logger: ReturnType<Context['logger']>
 
   constructor(ctx: Context) {
     super(ctx, 'llm')
+    this.emit = ctx.emit
+    this.logger = ctx.logger('llm')
   }
 
   /**
@@ -95,7 +100,7 @@ export class LlmRuntime extends Service {
    */
   stream(options: GenerateOptions): AsyncIterable<StreamEvent> {
     deepFreeze(options)
-    return this.dispatch(this.ctx, options)
+    return this.dispatch(options)
   }
 
   /** Streams and collects one response (see `collect`). */
@@ -103,26 +108,26 @@ export class LlmRuntime extends Service {
     return collect(this.stream(options))
   }
 
-  private async* dispatch(ctx: Context, options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
+  private async* dispatch(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
     const adapter = this.resolve(options.model)
-    notify(ctx, () => ctx.emit('llm/request', options, adapter.provider))
+    this.notify(() => this.emit('llm/request', options, adapter.provider))
     yield* guardStream(adapter, options, ({ usage, stopReason }) => {
       const info: LlmResponseInfo = { provider: adapter.provider, stopReason, usageReported: usage !== undefined }
-      notify(ctx, () => ctx.emit('llm/response', options, usage ?? emptyUsage(), info))
+      this.notify(() => this.emit('llm/response', options, usage ?? emptyUsage(), info))
     })
+  }
+
+  // Observers watch requests; a broken observer must not fail the request it watches.
+  private notify(emit: () => void) {
+    try {
+      emit()
+    } catch (error) {
+      this.logger.warn(`an llm event listener threw: ${describeError(error)}`)
+    }
   }
 }
 
 export default LlmRuntime
-
-// Observers watch requests; a broken observer must not fail the request it watches.
-function notify(ctx: Context, emit: () => void) {
-  try {
-    emit()
-  } catch (error) {
-    ctx.logger('llm').warn(`an llm event listener threw: ${describeError(error)}`)
-  }
-}
 
 function checkAdapter(adapter: LlmAdapter): string[] {
   const provider = adapter?.provider

@@ -1,3 +1,4 @@
+import { deepFreeze } from 'dsh-llm'
 import type { ChatMessage } from 'dsh-llm'
 import type { SessionEvent } from './events.ts'
 
@@ -12,7 +13,7 @@ export class MessagesFold {
   apply(event: SessionEvent): void {
     const message = toMessage(event)
     if (!message) return
-    this.list.push(Object.freeze(message))
+    this.list.push(deepFreeze(message))
     this.dirty = true
   }
 
@@ -20,7 +21,7 @@ export class MessagesFold {
   value(): readonly ChatMessage[] {
     if (this.dirty) {
       this.dirty = false
-      this.published = Object.freeze(this.list.slice())
+      this.published = deepFreeze(this.list.slice())
     }
     return this.published
   }

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-llm'
 import { SessionError, describe } from './errors.ts'
 import type { EventData, SessionEvent } from './events.ts'
-import { deepFreeze } from './freeze.ts'
+import { deepFreeze } from 'dsh-llm'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
 import { validateEvent } from './validate.ts'

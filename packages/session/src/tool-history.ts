@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-llm'
+import { deepFreeze } from 'dsh-llm'
 import type { SessionEvent } from './events.ts'
 
 interface Sequence {
@@ -82,10 +83,10 @@ export class ToolHistoryFold {
 
 function freezeSnapshot(sequence: Sequence): ToolHistorySnapshot {
   const { headers, lastHeaderSeq } = sequence
-  return Object.freeze({
+  return deepFreeze({
     sequenceStartSeq: sequence.startSeq,
     declarations: sequence.declarations,
-    updates: sequence.frozenUpdates ??= Object.freeze(sequence.updates.slice()),
+    updates: sequence.frozenUpdates ??= deepFreeze(sequence.updates.slice()),
     resolve(name: string, headerSeq: number): ToolDefinition | undefined {
       // The sequence keeps growing after this snapshot; later headers are not part of it.
       if (headerSeq > lastHeaderSeq) return undefined

@@ -56,9 +56,14 @@ export class SystemPrompt extends Service {
   private readonly collector = new ToolCollector()
   /** The policy's arrangement of the last collection; collections are reused while providers are unchanged. */
   private arranged: { collection: Collection; tools: readonly ToolSchema[] } | undefined
+  // Resolved once from the service's own context: each property read through a Cordis context builds proxies.
+  private readonly fire: Context['waterfall']
+  private readonly notify: Context['emit']
 
   constructor(ctx: Context, public readonly config: SystemPromptConfig) {
     super(ctx, 'systemPrompt')
+    this.fire = ctx.waterfall
+    this.notify = ctx.emit
     this.policy = config.toolOrder === undefined ? undefined : new ToolOrderPolicy(config.toolOrder)
     if (config.includeHarnessIdentity !== false) {
       this.sections.set(IDENTITY_SECTION, { name: IDENTITY_SECTION, order: IDENTITY_ORDER, text: IDENTITY_TEXT, complete: true })
@@ -149,7 +154,7 @@ export class SystemPrompt extends Service {
       tools: [...canonical],
       variables: this.collectVariables(context),
     }
-    const result = await this.ctx.waterfall('system-prompt/assemble', assembly, context, async () => assembly)
+    const result = await this.fire('system-prompt/assemble', assembly, context, async () => assembly)
     return this.seal(result ?? assembly, canonical)
   }
 
@@ -215,7 +220,7 @@ export class SystemPrompt extends Service {
   }
 
   private changed(kind: SystemPromptChange['kind'], action: SystemPromptChange['action'], name: string) {
-    this.ctx.emit('system-prompt/change', { kind, action, name })
+    this.notify('system-prompt/change', { kind, action, name })
   }
 }
 

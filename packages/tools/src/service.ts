@@ -32,10 +32,14 @@ export class ToolRuntime extends Service {
   private readonly registry = new ToolRegistry()
   private readonly ajv = createAjv()
 
+  /** Resolved once from the service's own context; property reads through a context build proxies. */
+  private readonly emit: Context['emit']
+
   constructor(ctx: Context, public readonly config: ToolRuntimeConfig) {
     // Checked before super() so a bad config never leaves a half-built service registered as ctx.tools.
     checkTimeout(config?.timeoutMs, 'tools config timeoutMs', 'INVALID_CONFIG')
     super(ctx, 'tools')
+    this.emit = ctx.emit
     const registry = this.registry
     ctx.systemPrompt.tools(() => registry.provide())
   }
@@ -129,7 +133,7 @@ export class ToolRuntime extends Service {
   }
 
   private changed(action: ToolChange['action'], name: string) {
-    this.ctx.emit('tools/change', { action, name })
+    this.emit('tools/change', { action, name })
   }
 }
 

@@ -1,0 +1,53 @@
+import type { Context } from 'cordis'
+import Schema from 'schemastery'
+import AgentLoop, { type AgentLoopConfig } from 'dsh-agent-loop'
+import LlmRuntime from 'dsh-llm'
+import ScriptedLlm from 'dsh-llm-scripted'
+import SessionStore, { type SessionStoreConfig } from 'dsh-session'
+import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
+import ToolRuntime from 'dsh-tools'
+
+/** The spine's Config: the owners' keys side by side, forwarded to each owner unchanged. */
+export interface SpineConfig extends SystemPromptConfig, AgentLoopConfig, SessionStoreConfig {
+  toolTimeoutMs: number
+  /** Serve the offline scripted model (`scripted-echo`) beside any other adapter. */
+  scripted: boolean
+}
+
+/**
+ * The intersection of the owners' schemas. `toolOrder` keeps SystemPrompt's union with `undefined`, so
+ * an omitted key stays absent here too instead of defaulting to `[]`.
+ */
+export const Config: Schema<SpineConfig> = Schema.intersect([
+  SystemPrompt.Config,
+  AgentLoop.Config,
+  SessionStore.Config,
+  Schema.object({
+    toolTimeoutMs: Schema.natural().min(1).default(30_000).description('Default time limit of one tool call, in milliseconds.'),
+    scripted: Schema.boolean().default(true).description('Serve the offline scripted model scripted-echo.'),
+  }),
+]) as Schema<SpineConfig>
+
+export const name = 'agent-spine-demo'
+
+/** What the spine hands to SystemPrompt: `toolOrder` only when it is set. */
+export function systemPromptConfig(config: SpineConfig): SystemPromptConfig {
+  const forwarded: SystemPromptConfig = { persona: config.persona, includeHarnessIdentity: config.includeHarnessIdentity }
+  if (config.toolOrder !== undefined) forwarded.toolOrder = config.toolOrder
+  return forwarded
+}
+
+/** Mounts the spine: system prompt, tools, sessions, llm (with the scripted model) and the agent loop. */
+export async function apply(ctx: Context, config: SpineConfig) {
+  await ctx.plugin(SystemPrompt, systemPromptConfig(config))
+  await ctx.plugin(ToolRuntime, { timeoutMs: config.toolTimeoutMs })
+  await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist })
+  await ctx.plugin(LlmRuntime)
+  if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none' })
+  const loop: AgentLoopConfig = { model: config.model, maxSteps: config.maxSteps, toolConcurrency: config.toolConcurrency }
+  if (config.cwd !== undefined) loop.cwd = config.cwd
+  await ctx.plugin(AgentLoop, loop)
+}
+
+const AgentSpine = { name, Config, apply }
+export default AgentSpine

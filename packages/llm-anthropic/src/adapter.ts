@@ -1,0 +1,66 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { createClient } from './client.ts'
+import { resolveConfig, type AnthropicConfig } from './config.ts'
+import { AnthropicAdapterError } from './errors.ts'
+import { cancelled, requestFailure, streamFailure, type RequestSite } from './failures.ts'
+import { buildMessagesRequest } from './request.ts'
+import { MessageStreamReader } from './stream-reader.ts'
+
+export const PROVIDER = 'anthropic'
+
+/**
+ * An `LlmAdapter` for one Anthropic-Messages-compatible endpoint. Each model's `toolUpdate` mode decides
+ * how tool changes are projected (`projectToolUpdates`); requests that carry `tool_addition` /
+ * `tool_removal` blocks also carry the `anthropic-beta: <toolUpdateBeta>` header, others never do.
+ * The API key is read from the environment variable named by `apiKeyEnv` at the first request.
+ */
+export function createAnthropicAdapter(input: Partial<AnthropicConfig>): LlmAdapter {
+  const config = resolveConfig(input)
+  const url = `${config.baseURL.replace(/\/+$/, '')}/v1/messages`
+  const modes = new Map(config.models.map((model) => [model.id, model.toolUpdate]))
+  const modeOf = (model: string): ToolUpdateMode => modes.get(model) ?? 'none'
+  let connection: { client: Anthropic; apiKey: string } | undefined
+
+  const connect = (model: string) => {
+    if (connection) return connection
+    const apiKey = process.env[config.apiKeyEnv]
+    if (!apiKey) {
+      const state = apiKey === undefined ? 'is not set' : 'is empty'
+      throw new AnthropicAdapterError('MISSING_API_KEY', `environment variable ${config.apiKeyEnv} ${state} (needed by dsh-llm-anthropic for model ${model})`)
+    }
+    connection = { client: createClient(config, apiKey), apiKey }
+    return connection
+  }
+
+  async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
+    const { signal, model } = options
+    const { client, apiKey } = connect(model)
+    const site: RequestSite = { url, model, apiKey, ...config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs } }
+    if (signal?.aborted) throw cancelled(site)
+    const { body, hasToolUpdates } = buildMessagesRequest(options, projectToolUpdates(options, modeOf(model)), config.maxTokens)
+    const headers = hasToolUpdates && config.toolUpdateBeta ? { 'anthropic-beta': config.toolUpdateBeta } : undefined
+    let events: AsyncIterable<RawMessageStreamEvent>
+    try {
+      // The SDK's types know neither system-role tool-update blocks nor every compatible server's extras.
+      events = await client.messages.create(body as unknown as MessageCreateParamsStreaming, {
+        ...signal && { signal },
+        ...headers && { headers },
+      })
+    } catch (error) {
+      throw requestFailure(error, site, signal)
+    }
+    const reader = new MessageStreamReader()
+    try {
+      for await (const event of events) yield* reader.read(event)
+      // The SDK ends the iteration quietly when the signal aborts mid-stream.
+      if (signal?.aborted) throw cancelled(site)
+      yield* reader.finish()
+    } catch (error) {
+      throw streamFailure(error, site, reader.received, signal)
+    }
+  }
+
+  return { provider: PROVIDER, models: config.models.map((model) => model.id), toolUpdate: modeOf, stream }
+}

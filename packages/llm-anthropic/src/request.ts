@@ -1,0 +1,104 @@
+import type { GenerateOptions, ProjectedMessage, ToolDefinition, ToolProjection } from 'dsh-llm'
+
+/** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
+export interface WireTool {
+  name: string
+  description: string
+  input_schema: object
+  defer_loading?: true
+}
+
+export type WireContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true }
+
+/** DSH's projection of a tool-registry update for Anthropic-compatible endpoints. */
+export type WireToolUpdateBlock =
+  | { type: 'tool_addition'; tool: { name: string; description: string; input_schema: object } }
+  | { type: 'tool_removal'; name: string }
+
+export type WireMessage =
+  | { role: 'user' | 'assistant'; content: string | WireContentBlock[] }
+  | { role: 'system'; content: WireToolUpdateBlock[] }
+
+/** A Messages API request body; keys are written in this order. */
+export interface MessagesRequest {
+  model: string
+  max_tokens: number
+  system?: string
+  tools?: WireTool[]
+  messages: WireMessage[]
+  stream: true
+}
+
+/** A request body and whether it carries tool-update blocks (and so needs the beta header). */
+export interface BuiltRequest {
+  body: MessagesRequest
+  hasToolUpdates: boolean
+}
+
+/**
+ * Maps a request and its tool projection onto the Messages wire format. Pure: the same input gives the
+ * same body, key for key, and each history message maps on its own, so a request that extends the
+ * previous one's history serializes as an extension of its bytes. Tools keep the order they were given in.
+ */
+export function buildMessagesRequest(options: GenerateOptions, projection: ToolProjection, maxTokens: number): BuiltRequest {
+  const messages: WireMessage[] = []
+  let hasToolUpdates = false
+  let results: WireContentBlock[] | undefined
+  for (const message of projection.messages) {
+    if (message.role === 'tool') {
+      // Results of one step go back together, in one user turn, as the API requires.
+      const block: WireContentBlock = {
+        type: 'tool_result', tool_use_id: message.id, content: message.output, ...message.isError && { is_error: true as const },
+      }
+      if (results) results.push(block)
+      else messages.push({ role: 'user', content: results = [block] })
+      continue
+    }
+    results = undefined
+    const wire = toWireMessage(message)
+    if (!wire) continue
+    if (wire.role === 'system') hasToolUpdates = true
+    messages.push(wire)
+  }
+  const tools = projection.declarations.map(({ definition, deferred }): WireTool => ({
+    ...toWireTool(definition),
+    ...deferred && { defer_loading: true as const },
+  }))
+  const body: MessagesRequest = {
+    model: options.model,
+    max_tokens: options.maxTokens ?? maxTokens,
+    ...options.system && { system: options.system },
+    ...tools.length > 0 && { tools },
+    messages,
+    stream: true,
+  }
+  return { body, hasToolUpdates }
+}
+
+function toWireTool(definition: ToolDefinition) {
+  return { name: definition.name, description: definition.description, input_schema: definition.parameters }
+}
+
+function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>): WireMessage | undefined {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.text }
+    case 'assistant': {
+      const content: WireContentBlock[] = []
+      if (message.text) content.push({ type: 'text', text: message.text })
+      for (const call of message.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })
+      // The API refuses an empty assistant turn; one that said and did nothing carries no information.
+      return content.length ? { role: 'assistant', content } : undefined
+    }
+    case 'tool-update': {
+      const content: WireToolUpdateBlock[] = [
+        ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireTool(definition) })),
+        ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),
+      ]
+      return content.length ? { role: 'system', content } : undefined
+    }
+  }
+}

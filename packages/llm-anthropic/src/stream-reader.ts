@@ -1,0 +1,110 @@
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { StopReason, StreamEvent, ToolCall } from 'dsh-llm'
+import { AnthropicAdapterError } from './errors.ts'
+import { UsageAccumulator } from './usage.ts'
+
+interface OpenToolUse {
+  id: string
+  name: string
+  json: string
+  /** The input sent with `content_block_start`, used when no JSON deltas follow. */
+  input: unknown
+}
+
+/**
+ * Turns Messages stream events into DSH stream events: text deltas as they arrive, each tool call once its
+ * `tool_use` block closes (its `input_json_delta` fragments assembled and parsed), then usage and done.
+ * Thinking and other block types are not part of DSH's stream and are skipped.
+ */
+export class MessageStreamReader {
+  private readonly open = new Map<number, OpenToolUse>()
+  private readonly usage = new UsageAccumulator()
+  private stopReason: string | null = null
+  private stopped = false
+  private calls = 0
+  /** Events read so far (for error messages). */
+  received = 0
+
+  read(event: RawMessageStreamEvent): StreamEvent[] {
+    this.received++
+    switch (event.type) {
+      case 'message_start':
+        this.usage.add(event.message?.usage)
+        return []
+      case 'content_block_start': {
+        const block = event.content_block
+        if (block.type === 'tool_use') {
+          this.open.set(event.index, { id: block.id, name: block.name, json: '', input: block.input })
+        } else if (block.type === 'text' && block.text) {
+          return [{ type: 'text', delta: block.text }]
+        }
+        return []
+      }
+      case 'content_block_delta': {
+        const delta = event.delta
+        if (delta.type === 'text_delta') return delta.text ? [{ type: 'text', delta: delta.text }] : []
+        if (delta.type === 'input_json_delta') {
+          const call = this.open.get(event.index)
+          if (!call) throw new AnthropicAdapterError('MALFORMED_STREAM', `input_json_delta for content block ${event.index}, which is not an open tool_use block`)
+          call.json += delta.partial_json ?? ''
+        }
+        return []
+      }
+      case 'content_block_stop': {
+        const call = this.open.get(event.index)
+        if (!call) return []
+        this.open.delete(event.index)
+        this.calls++
+        return [{ type: 'tool-call', call: parseCall(call) }]
+      }
+      case 'message_delta':
+        this.stopReason = event.delta?.stop_reason ?? this.stopReason
+        this.usage.add(event.usage)
+        return []
+      case 'message_stop':
+        this.stopped = true
+        return []
+      default:
+        return []
+    }
+  }
+
+  /** The closing events. Throws when the stream was cut short. */
+  finish(): StreamEvent[] {
+    if (!this.stopped) {
+      throw new AnthropicAdapterError('TRUNCATED_STREAM', `the stream ended after ${this.received} events without message_stop (truncated response)`)
+    }
+    if (this.open.size) {
+      const names = [...this.open.values()].map((call) => JSON.stringify(call.name)).join(', ')
+      throw new AnthropicAdapterError('TRUNCATED_STREAM', `the message stopped while tool_use blocks were still open: ${names}`)
+    }
+    const events: StreamEvent[] = []
+    const usage = this.usage.result()
+    if (usage) events.push({ type: 'usage', usage })
+    events.push({ type: 'done', stopReason: stopReason(this.stopReason, this.calls > 0) })
+    return events
+  }
+}
+
+function parseCall(call: OpenToolUse): ToolCall {
+  const label = `tool call ${JSON.stringify(call.name)} (id ${call.id})`
+  if (!call.id) throw new AnthropicAdapterError('INVALID_TOOL_CALL', `tool call ${JSON.stringify(call.name)} has no id`)
+  if (!call.name) throw new AnthropicAdapterError('INVALID_TOOL_CALL', `tool call with id ${call.id} has no name`)
+  let input: unknown = call.input ?? {}
+  if (call.json.trim()) {
+    try {
+      input = JSON.parse(call.json)
+    } catch (error) {
+      throw new AnthropicAdapterError('INVALID_TOOL_CALL', `${label} has input that is not valid JSON: ${(error as Error).message}`)
+    }
+  }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new AnthropicAdapterError('INVALID_TOOL_CALL', `${label} has input that is not a JSON object: ${call.json || JSON.stringify(input)}`)
+  }
+  return { id: call.id, name: call.name, arguments: input as Record<string, unknown> }
+}
+
+function stopReason(wire: string | null, sawCalls: boolean): StopReason {
+  if (wire === 'max_tokens' || wire === 'model_context_window_exceeded') return 'max_tokens'
+  return sawCalls ? 'tool_use' : 'end_turn'
+}

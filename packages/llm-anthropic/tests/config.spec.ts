@@ -1,0 +1,114 @@
+import { Context } from 'cordis'
+import LlmRuntime, { LlmError } from 'dsh-llm'
+import { describe, expect, it } from 'vitest'
+import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter, type AnthropicConfig } from '../src/index.ts'
+import { reply, sendError, sendEvents } from './emulator.ts'
+import { drain, failure, request, setup } from './setup.ts'
+
+async function load(config: Record<string, unknown>) {
+  const ctx = new Context()
+  await ctx.plugin(LlmRuntime)
+  const fiber = await ctx.plugin(AnthropicProvider, config as unknown as AnthropicConfig)
+  return { ctx, fiber }
+}
+
+/** The message a config is refused with (fails the test when it loads). */
+async function refusal(config: Record<string, unknown>): Promise<string> {
+  try {
+    await load(config)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error(`expected ${JSON.stringify(config)} to be refused`)
+}
+
+describe('plugin', () => {
+  it('serves its models through ctx.llm with their tool-update modes, and stops serving them when disposed', async () => {
+    const { ctx, fiber } = await load({ models: ['claude-x', { id: 'deepseek-chat', toolUpdate: 'in-history' }, { id: 'plain', toolUpdate: 'none' }] })
+    expect(ctx.llm.models()).toEqual(['claude-x', 'deepseek-chat', 'plain'])
+    expect(ctx.llm.resolve('claude-x').provider).toBe('anthropic')
+    expect(ctx.llm.toolUpdateMode('claude-x')).toBe('addition-only')
+    expect(ctx.llm.toolUpdateMode('deepseek-chat')).toBe('in-history')
+    expect(ctx.llm.toolUpdateMode('plain')).toBe('none')
+    expect(fiber.config).toMatchObject({
+      baseURL: 'https://api.anthropic.com',
+      apiKeyEnv: 'ANTHROPIC_API_KEY',
+      maxTokens: 4096,
+      maxRetries: 0,
+      headers: {},
+      toolUpdateBeta: 'mid-conversation-tool-changes-2026-01-01',
+    })
+    await fiber.dispose()
+    expect(() => ctx.llm.resolve('claude-x')).toThrow(LlmError)
+  })
+
+  it('sends the configured extra headers', async () => {
+    const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { headers: { 'x-team': 'dsh' } })
+    try {
+      await drain(h.ctx, request())
+      expect(h.server.requests[0].headers['x-team']).toBe('dsh')
+    } finally {
+      await h.teardown()
+    }
+  })
+
+  it('keeps a path in baseURL (DeepSeek serves the API under /anthropic)', async () => {
+    const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })))
+    const h2 = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { baseURL: `${h.server.origin}/anthropic` })
+    try {
+      await drain(h2.ctx, request())
+      expect(h.server.requests[0].url).toBe('/anthropic/v1/messages')
+    } finally {
+      await h.teardown()
+      await h2.teardown()
+    }
+  })
+
+  it('retries as often as maxRetries says', async () => {
+    const h = await setup((_, res) => sendError(res, 500, 'api_error', 'busy', { 'retry-after-ms': '1' }), { maxRetries: 2 })
+    try {
+      const error = await failure(h.ctx, request())
+      expect(error.message).toContain('HTTP 500')
+      expect(h.server.requests).toHaveLength(3)
+    } finally {
+      await h.teardown()
+    }
+  })
+})
+
+describe('wrong config values are refused with the key named', () => {
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['baseURL not a URL', { baseURL: 'api.deepseek.com/anthropic', models: ['m'] }, /baseURL must be an http\(s\) URL, got "api\.deepseek\.com\/anthropic"/],
+    ['baseURL not http', { baseURL: 'file:///tmp', models: ['m'] }, /baseURL must be an http\(s\) URL/],
+    ['apiKeyEnv not a name', { apiKeyEnv: '$ANTHROPIC_API_KEY', models: ['m'] }, /apiKeyEnv must be the NAME of an environment variable/],
+    ['models missing', {}, /models must list at least one model/],
+    ['models empty', { models: [] }, /models must list at least one model/],
+    ['model entry without id', { models: [{ toolUpdate: 'none' }] }, /models/],
+    ['model id empty', { models: [''] }, /model ids must be non-empty strings, got ""/],
+    ['model listed twice', { models: ['a', { id: 'a' }] }, /model "a" is listed twice/],
+    ['unknown toolUpdate', { models: [{ id: 'a', toolUpdate: 'sometimes' }] }, /models/],
+    ['maxTokens zero', { models: ['m'], maxTokens: 0 }, /maxTokens/],
+    ['maxTokens fractional', { models: ['m'], maxTokens: 1.5 }, /maxTokens/],
+    ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
+    ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
+    ['headers with a credential', { models: ['m'], headers: { 'X-Api-Key': 'k' } }, /headers must not carry credentials \("X-Api-Key"\)/],
+    ['toolUpdateBeta with a newline', { models: ['m'], toolUpdateBeta: 'a\nb' }, /toolUpdateBeta must be a header value/],
+    ['toolUpdateBeta not a string', { models: ['m'], toolUpdateBeta: true }, /toolUpdateBeta/],
+  ]
+  for (const [name, config, message] of cases) {
+    it(name, async () => {
+      expect(await refusal(config)).toMatch(message)
+    })
+  }
+
+  it('names the valid modes when built without Cordis', () => {
+    expect(() => createAnthropicAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
+      .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
+    expect(() => createAnthropicAdapter({ models: [] })).toThrow(AnthropicAdapterError)
+  })
+
+  it('does not print an API key pasted into apiKeyEnv', async () => {
+    const message = await refusal({ apiKeyEnv: 'sk-ant-api03-abcdef0123456789', models: ['m'] })
+    expect(message).not.toContain('sk-ant-api03-abcdef0123456789')
+  })
+})

@@ -1,0 +1,189 @@
+import type { ChatMessage, GenerateOptions, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-llm'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_TOOL_UPDATE_BETA } from '../src/index.ts'
+import { reply, sendEvents } from './emulator.ts'
+import { drain, setup, tool } from './setup.ts'
+
+const read = tool('read')
+const write = tool('write')
+const grep = { name: 'grep', description: 'Searches files.', parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] } }
+
+const MODELS = [
+  { id: 'm-add', toolUpdate: 'addition-only' as const },
+  { id: 'm-hist', toolUpdate: 'in-history' as const },
+  { id: 'm-none', toolUpdate: 'none' as const },
+  'm-default',
+]
+
+/** A hand-built snapshot, as dsh-session's `toolHistory()` would reduce the log. */
+function snapshot(start: number, declarations: ToolDefinition[], updates: ToolHistoryUpdate[], headers: Record<number, ToolDefinition[]>): ToolHistorySnapshot {
+  return {
+    sequenceStartSeq: start,
+    declarations,
+    updates,
+    resolve: (name, headerSeq) => headers[headerSeq]?.find((definition) => definition.name === name),
+  }
+}
+
+// A session: header 1 declares read, write; turn 2 adds grep (header 5, developer message 6).
+const user1: ChatMessage = { role: 'user', text: 'list the files' }
+const assistant1: ChatMessage = { role: 'assistant', text: 'a.txt, b.txt', toolCalls: [] }
+const user2: ChatMessage = { role: 'user', text: 'find TODOs' }
+const added: ChatMessage = { role: 'developer', source: 'tool-registry', added: ['grep'], removed: [], headerSeq: 5 }
+const addition: ToolHistoryUpdate = { seq: 6, added: ['grep'], removed: [], headerSeq: 5 }
+const headers = { 1: [read, write], 5: [read, write, grep] }
+const beforeAddition = (model: string): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write], messages: [user1],
+  toolHistory: snapshot(1, [read, write], [], headers),
+})
+const afterAddition = (model: string, extra: ChatMessage[] = []): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write, grep], messages: [user1, assistant1, user2, added, ...extra],
+  toolHistory: snapshot(1, [read, write], [addition], headers),
+})
+
+// A session: header 1 declares read, write, grep; turn 2 removes grep (header 5, developer message 6).
+const removed: ChatMessage = { role: 'developer', source: 'tool-registry', added: [], removed: ['grep'], headerSeq: 5 }
+const removal: ToolHistoryUpdate = { seq: 6, added: [], removed: ['grep'], headerSeq: 5 }
+const beforeRemoval = (model: string): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write, grep], messages: [user1],
+  toolHistory: snapshot(1, [read, write, grep], [], { 1: [read, write, grep] }),
+})
+const afterRemoval = (model: string): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write], messages: [user1, assistant1, user2, removed],
+  toolHistory: snapshot(1, [read, write, grep], [removal], { 1: [read, write, grep], 5: [read, write] }),
+})
+
+/** The raw body up to and including its last message (everything before `],"stream":true}`). */
+function throughMessages(raw: string) {
+  const end = raw.lastIndexOf('],"stream":true}')
+  expect(end).toBeGreaterThan(0)
+  return raw.slice(0, end)
+}
+
+async function run(...requests: GenerateOptions[]) {
+  const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { models: MODELS })
+  for (const options of requests) await drain(h.ctx, options)
+  await h.teardown()
+  return h.server.requests.map((recorded) => ({ raw: recorded.body, body: JSON.parse(recorded.body), beta: recorded.headers['anthropic-beta'] }))
+}
+
+const names = (tools: { name: string }[] | undefined) => (tools ?? []).map((entry) => entry.name)
+const systemMessages = (body: { messages: { role: string }[] }) => body.messages.filter((message) => message.role === 'system')
+
+describe('addition-only', () => {
+  it('declares the added tool deferred, announces it in a tool_addition block and keeps the previous bytes', async () => {
+    const [first, second] = await run(beforeAddition('m-add'), afterAddition('m-add'))
+    expect(first.beta).toBeUndefined()
+    expect(systemMessages(first.body)).toEqual([])
+
+    expect(second.body.tools).toEqual([
+      { name: 'read', description: read.description, input_schema: read.parameters },
+      { name: 'write', description: write.description, input_schema: write.parameters },
+      { name: 'grep', description: grep.description, input_schema: grep.parameters, defer_loading: true },
+    ])
+    expect(second.body.messages.at(-1)).toEqual({
+      role: 'system',
+      content: [{ type: 'tool_addition', tool: { name: 'grep', description: grep.description, input_schema: grep.parameters } }],
+    })
+    expect(second.beta).toBe(DEFAULT_TOOL_UPDATE_BETA)
+
+    // The deferred declaration is the only new byte before the history; without it, the second body
+    // repeats the first one byte for byte up to the end of the first request's messages.
+    const deferred = `,${JSON.stringify(second.body.tools[2])}`
+    expect(second.raw.split(deferred)).toHaveLength(2)
+    const withoutDeferred = second.raw.replace(deferred, '')
+    expect(withoutDeferred.startsWith(throughMessages(first.raw))).toBe(true)
+    expect(withoutDeferred[throughMessages(first.raw).length]).toBe(',')
+  })
+
+  it('keeps the whole previous request as a byte prefix once the addition is in history', async () => {
+    const call = { id: 'toolu_1', name: 'grep', arguments: { pattern: 'TODO' } }
+    const [, second, third] = await run(
+      beforeAddition('m-add'),
+      afterAddition('m-add'),
+      afterAddition('m-add', [
+        { role: 'assistant', text: '', toolCalls: [call] },
+        { role: 'tool', id: 'toolu_1', name: 'grep', output: 'a.txt:3: TODO', isError: false },
+      ]),
+    )
+    expect(third.raw.startsWith(throughMessages(second.raw))).toBe(true)
+    expect(third.body.tools).toEqual(second.body.tools)
+    expect(systemMessages(third.body)).toHaveLength(1)
+    expect(third.beta).toBe(DEFAULT_TOOL_UPDATE_BETA)
+  })
+
+  it('drops a removed tool and sends no block for the removal', async () => {
+    const [, second] = await run(beforeRemoval('m-add'), afterRemoval('m-add'))
+    expect(names(second.body.tools)).toEqual(['read', 'write'])
+    expect(systemMessages(second.body)).toEqual([])
+    expect(second.beta).toBeUndefined()
+  })
+
+  it('is the default mode of a model given as a plain id', async () => {
+    const [, second] = await run(beforeAddition('m-default'), afterAddition('m-default'))
+    expect(second.body.tools[2]).toMatchObject({ name: 'grep', defer_loading: true })
+    expect(second.beta).toBe(DEFAULT_TOOL_UPDATE_BETA)
+  })
+
+  it('falls back to the effective tools without blocks when the history misses a recorded update', async () => {
+    const options = afterAddition('m-add')
+    const [only] = await run({ ...options, messages: [user1, assistant1, user2] })
+    expect(only.body.tools).toEqual([read, write, grep].map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })))
+    expect(systemMessages(only.body)).toEqual([])
+    expect(only.beta).toBeUndefined()
+  })
+
+  it('falls back to the effective tools without blocks when there is no tool history', async () => {
+    const [only] = await run({ ...afterAddition('m-add'), toolHistory: undefined })
+    expect(names(only.body.tools)).toEqual(['read', 'write', 'grep'])
+    expect(JSON.stringify(only.body.tools)).not.toContain('defer_loading')
+    expect(systemMessages(only.body)).toEqual([])
+    expect(only.beta).toBeUndefined()
+  })
+
+  it('declares explicitly deferred tools with defer_loading, without the beta header when no block is sent', async () => {
+    const [only] = await run({ ...beforeAddition('m-add'), deferredTools: ['write'] })
+    expect(only.body.tools[1]).toEqual({ name: 'write', description: write.description, input_schema: write.parameters, defer_loading: true })
+    expect(only.body.tools[0]).not.toHaveProperty('defer_loading')
+    expect(only.beta).toBeUndefined()
+  })
+})
+
+describe('in-history', () => {
+  it('keeps a removed tool declared, adds a tool_removal block and keeps the previous bytes', async () => {
+    const [first, second] = await run(beforeRemoval('m-hist'), afterRemoval('m-hist'))
+    expect(first.beta).toBeUndefined()
+    expect(second.body.tools).toEqual(first.body.tools)
+    expect(second.body.messages.at(-1)).toEqual({ role: 'system', content: [{ type: 'tool_removal', name: 'grep' }] })
+    expect(second.beta).toBe(DEFAULT_TOOL_UPDATE_BETA)
+    expect(second.raw.startsWith(throughMessages(first.raw))).toBe(true)
+  })
+
+  it('announces additions like addition-only', async () => {
+    const [, second] = await run(beforeAddition('m-hist'), afterAddition('m-hist'))
+    expect(second.body.tools[2]).toMatchObject({ name: 'grep', defer_loading: true })
+    expect(systemMessages(second.body)).toHaveLength(1)
+  })
+})
+
+describe('none', () => {
+  it('sends the effective tools, no update blocks and no beta header', async () => {
+    const [, second] = await run(beforeAddition('m-none'), afterAddition('m-none'))
+    expect(names(second.body.tools)).toEqual(['read', 'write', 'grep'])
+    expect(JSON.stringify(second.body)).not.toMatch(/defer_loading|tool_addition/)
+    expect(second.body.messages.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(second.beta).toBeUndefined()
+  })
+})
+
+describe('beta header', () => {
+  it('uses the configured toolUpdateBeta value, and none at all when it is empty', async () => {
+    for (const [toolUpdateBeta, expected] of [['tool-changes-test-1', 'tool-changes-test-1'], ['', undefined]] as const) {
+      const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { models: MODELS, toolUpdateBeta })
+      await drain(h.ctx, afterAddition('m-add'))
+      await h.teardown()
+      expect(h.server.requests[0].headers['anthropic-beta']).toBe(expected)
+      expect(systemMessages(h.server.bodies()[0])).toHaveLength(1)
+    }
+  })
+})

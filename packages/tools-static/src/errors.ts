@@ -1,0 +1,10 @@
+/** Every way tools-static can refuse its config; tests and callers switch on `code`. */
+export type ToolsStaticErrorCode = 'INVALID_TOOL_NAME' | 'DUPLICATE_TOOL' | 'INVALID_PARAMETERS'
+
+/** The one error class of dsh-tools-static. */
+export class ToolsStaticError extends Error {
+  override name = 'ToolsStaticError'
+  constructor(public readonly code: ToolsStaticErrorCode, message: string) {
+    super(message)
+  }
+}
