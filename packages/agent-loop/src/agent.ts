@@ -142,7 +142,8 @@ export class Agent {
   /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
   private async callModel(signal: AbortSignal, onText: (delta: string) => void) {
     const logged = this.session.requestHeader()!.data.header
-    const deferred = this.tools.deferredNames().filter((name) => logged.tools.some((tool) => tool.name === name))
+    const registered = this.tools.deferredNames()
+    const deferred = registered.length ? logged.tools.map((tool) => tool.name).filter((name) => registered.includes(name)) : []
     const request: GenerateOptions = {
       model: logged.model,
       system: logged.system,

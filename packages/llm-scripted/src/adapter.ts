@@ -37,7 +37,10 @@ async function* respond(call: number, options: GenerateOptions, config: Scripted
   // Definitions are the frozen objects from the log, so the estimate measures each of them only once.
   const request = {
     system: options.system,
-    tools: projection.declarations.map((declaration) => declaration.definition),
+    // Unprojected, the tools are the request's own frozen list, which the estimate then measures once.
+    tools: projection.declarations.length === options.tools.length && projection.declarations.every((d, i) => d.definition === options.tools[i])
+      ? options.tools
+      : projection.declarations.map((declaration) => declaration.definition),
     deferred: projection.declarations.filter((declaration) => declaration.deferred).map((declaration) => declaration.definition.name),
     messages: projection.messages,
   }

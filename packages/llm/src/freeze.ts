@@ -12,21 +12,26 @@ const deeplyFrozen = new WeakSet<object>()
  */
 export function deepFreeze<T>(value: T): T {
   if (!isFreezable(value) || deeplyFrozen.has(value)) return value
+  // Nodes are registered as they are reached (which also stops cycles); the walk is synchronous, so no
+  // one can observe a registered node whose children are not frozen yet, unless the walk throws.
   const visited: object[] = []
-  const seen = new WeakSet<object>()
   const stack: unknown[] = [value]
-  while (stack.length) {
-    const node = stack.pop()
-    if (!isFreezable(node) || seen.has(node) || deeplyFrozen.has(node)) continue
-    seen.add(node)
-    visited.push(node)
-    Object.freeze(node)
-    for (const key of Reflect.ownKeys(node)) {
-      const descriptor = Object.getOwnPropertyDescriptor(node, key)
-      if (descriptor && 'value' in descriptor) stack.push(descriptor.value)
+  try {
+    while (stack.length) {
+      const node = stack.pop()
+      if (!isFreezable(node) || deeplyFrozen.has(node)) continue
+      deeplyFrozen.add(node)
+      visited.push(node)
+      Object.freeze(node)
+      for (const key of Reflect.ownKeys(node)) {
+        const descriptor = Object.getOwnPropertyDescriptor(node, key)
+        if (descriptor && 'value' in descriptor) stack.push(descriptor.value)
+      }
     }
+  } catch (error) {
+    for (const node of visited) deeplyFrozen.delete(node)
+    throw error
   }
-  for (const node of visited) deeplyFrozen.add(node)
   return value
 }
 
@@ -39,4 +44,21 @@ function isFreezable(node: unknown): node is object {
   if (node === null || typeof node !== 'object') return false
   if (typeof AbortSignal !== 'undefined' && node instanceof AbortSignal) return false
   return !ArrayBuffer.isView(node)
+}
+
+/**
+ * `JSON.parse` whose result is deep-frozen and registered as such while it is built: the reviver sees
+ * children before parents, so no second walk over the value is needed. Parsed JSON has no getters,
+ * signals or typed arrays, so every object it yields can be frozen as it is.
+ */
+export function parseFrozen<T = unknown>(text: string): T {
+  return JSON.parse(text, freezeRevived) as T
+}
+
+function freezeRevived(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object') {
+    Object.freeze(value)
+    deeplyFrozen.add(value)
+  }
+  return value
 }

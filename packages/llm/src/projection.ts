@@ -34,6 +34,21 @@ export interface ToolProjection {
   fallback?: ProjectionFallback
 }
 
+const plain = new WeakMap<readonly ToolDefinition[], ToolDeclaration[]>()
+
+/**
+ * The declarations of a tool list with nothing deferred: one frozen array per (frozen) list, since the
+ * loop sends the same logged tool list on every step until the header changes.
+ */
+function plainDeclarations(tools: readonly ToolDefinition[]): ToolDeclaration[] {
+  let declarations = plain.get(tools)
+  if (!declarations) {
+    declarations = Object.freeze(tools.map((definition) => Object.freeze({ definition, deferred: false }))) as ToolDeclaration[]
+    if (Object.isFrozen(tools)) plain.set(tools, declarations)
+  }
+  return declarations
+}
+
 /**
  * Projects the effective tools and logical tool-registry messages of `options` onto what a route with
  * tool-update capability `mode` should send. Pure and deterministic: the result depends only on the
@@ -55,7 +70,9 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
   const deferredNames = new Set(mode === 'none' ? [] : options.deferredTools ?? [])
   const current = (fallback?: ProjectionFallback): ToolProjection => ({
     mode,
-    declarations: options.tools.map((definition) => ({ definition, deferred: deferredNames.has(definition.name) })),
+    declarations: deferredNames.size
+      ? options.tools.map((definition) => ({ definition, deferred: deferredNames.has(definition.name) }))
+      : plainDeclarations(options.tools),
     messages: options.messages.filter(isConversation),
     ...fallback && { fallback },
   })

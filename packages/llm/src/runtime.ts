@@ -1,4 +1,4 @@
-import { Context, Service } from 'cordis'
+import { Context, Service, symbols } from 'cordis'
 import { collect, type CollectedResponse } from './collect.ts'
 import { LlmError, describeError } from './error.ts'
 import { deepFreeze } from './freeze.ts'
@@ -67,9 +67,10 @@ export class LlmRuntime extends Service {
 
   /** The adapter serving `model`; throws `UNKNOWN_MODEL` listing the served ids. */
   resolve(model: string): LlmAdapter {
-    const adapter = this.adapters.get(model)
+    const self = unwrap(this)
+    const adapter = self.adapters.get(model)
     if (adapter) return adapter
-    const served = this.models()
+    const served = self.models()
     throw new LlmError('UNKNOWN_MODEL', `unknown model ${JSON.stringify(model)}; served models: ${served.length ? served.join(', ') : '(none registered)'}`, {
       model,
     })
@@ -100,12 +101,12 @@ export class LlmRuntime extends Service {
    */
   stream(options: GenerateOptions): AsyncIterable<StreamEvent> {
     deepFreeze(options)
-    return this.dispatch(options)
+    return unwrap(this).dispatch(options)
   }
 
   /** Streams and collects one response (see `collect`). */
   generate(options: GenerateOptions): Promise<CollectedResponse> {
-    return collect(this.stream(options))
+    return collect(unwrap(this).stream(options))
   }
 
   private async* dispatch(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
@@ -128,6 +129,14 @@ export class LlmRuntime extends Service {
 }
 
 export default LlmRuntime
+
+/**
+ * The service object itself. Called through a context (`ctx.llm.x()`), `this` is a Cordis tracing
+ * proxy on which every property read costs microseconds; per-request paths read from the raw object.
+ */
+function unwrap<T extends object>(service: T): T {
+  return (service as { [symbols.original]?: T })[symbols.original] ?? service
+}
 
 function checkAdapter(adapter: LlmAdapter): string[] {
   const provider = adapter?.provider

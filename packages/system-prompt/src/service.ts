@@ -1,4 +1,4 @@
-import { Context, Service } from 'cordis'
+import { Context, Service, symbols } from 'cordis'
 import Schema from 'schemastery'
 import { SystemPromptError, quote } from './errors.ts'
 import { VARIABLE_NAME } from './interpolate.ts'
@@ -148,14 +148,15 @@ export class SystemPrompt extends Service {
    * `system-prompt/assemble` waterfall runs.
    */
   async assemble(context: AssembleContext = {}): Promise<PromptAssembly> {
-    const canonical = this.canonicalTools(context)
+    const self = unwrap(this)
+    const canonical = self.canonicalTools(context)
     const assembly: PromptAssembly = {
-      sections: this.collectSections(context),
+      sections: self.collectSections(context),
       tools: [...canonical],
-      variables: this.collectVariables(context),
+      variables: self.collectVariables(context),
     }
-    const result = await this.fire('system-prompt/assemble', assembly, context, async () => assembly)
-    return this.seal(result ?? assembly, canonical)
+    const result = await self.fire('system-prompt/assemble', assembly, context, async () => assembly)
+    return self.seal(result ?? assembly, canonical)
   }
 
   /** Which plugin contributed each tool (for inspection tools); the same collection `assemble()` uses. */
@@ -225,3 +226,11 @@ export class SystemPrompt extends Service {
 }
 
 export default SystemPrompt
+
+/**
+ * The service object itself. Called through a context (`ctx.systemPrompt.x()`), `this` is a Cordis tracing
+ * proxy on which every property read costs microseconds; per-request paths read from the raw object.
+ */
+function unwrap<T extends object>(service: T): T {
+  return (service as { [symbols.original]?: T })[symbols.original] ?? service
+}

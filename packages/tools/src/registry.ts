@@ -11,6 +11,8 @@ export class ToolRegistry {
   private readonly revealed = new Set<string>()
   /** The provider answer while membership and visibility stay the same; the assembly snapshots by identity. */
   private cached: ToolProviderResult | undefined
+  /** Names of deferred tools while membership stays the same (read on every loop step). */
+  private deferred: readonly string[] | undefined
 
   get(name: string): ToolEntry | undefined {
     return this.entries.get(name)
@@ -23,6 +25,7 @@ export class ToolRegistry {
   add(entry: ToolEntry): void {
     this.entries.set(entry.name, entry)
     this.cached = undefined
+    this.deferred = undefined
   }
 
   /** Removes this very entry; false when the name now belongs to someone else or to nobody. */
@@ -31,6 +34,7 @@ export class ToolRegistry {
     this.entries.delete(entry.name)
     this.revealed.delete(entry.name)
     this.cached = undefined
+    this.deferred = undefined
     return true
   }
 
@@ -53,6 +57,11 @@ export class ToolRegistry {
     const names: string[] = []
     for (const entry of this.entries.values()) if (!filter || filter(entry)) names.push(entry.name)
     return names.sort(compareCodeUnits)
+  }
+
+  /** Deferred (and not always-loaded) tool names in code-unit order, frozen. */
+  deferredNames(): readonly string[] {
+    return this.deferred ??= Object.freeze(this.names((entry) => entry.deferred && !entry.alwaysLoad))
   }
 
   /** The `systemPrompt.tools()` answer: visible schemas plus every known name, rebuilt only after a change. */

@@ -1,4 +1,4 @@
-import { Context, Service } from 'cordis'
+import { Context, Service, symbols } from 'cordis'
 import Schema from 'schemastery'
 import { createAjv } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
@@ -98,22 +98,23 @@ export class ToolRuntime extends Service {
   }
 
   /** Names registered with `shouldDefer` and without `alwaysLoad`, code-unit order (for `GenerateOptions.deferredTools`). */
-  deferredNames(): string[] {
-    return this.registry.names((entry) => entry.deferred && !entry.alwaysLoad)
+  deferredNames(): readonly string[] {
+    return unwrap(this).registry.deferredNames()
   }
 
   /** Validates the arguments and runs the tool. Never throws: every failure is a result with `isError`. */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
+    const self = unwrap(this)
     try {
-      const entry = typeof name === 'string' ? this.registry.get(name) : undefined
+      const entry = typeof name === 'string' ? self.registry.get(name) : undefined
       if (!entry) {
-        return { output: `unknown tool ${quote(name)}; available tools: ${listNames(this.list())}`, isError: true }
+        return { output: `unknown tool ${quote(name)}; available tools: ${listNames(self.list())}`, isError: true }
       }
       const problems = entry.check(args)
       if (problems !== undefined) {
         return { output: `invalid arguments for tool ${quote(name)}: ${problems}`, isError: true }
       }
-      return await runTool(name, entry.definition.execute, args, entry.timeoutMs ?? this.config.timeoutMs, options?.signal)
+      return await runTool(name, entry.definition.execute, args, entry.timeoutMs ?? self.config.timeoutMs, options?.signal)
     } catch (error) {
       return { output: `tool ${quote(name)} failed: ${describeThrown(error)}`, isError: true }
     }
@@ -138,3 +139,11 @@ export class ToolRuntime extends Service {
 }
 
 export default ToolRuntime
+
+/**
+ * The service object itself. Called through a context (`ctx.tools.x()`), `this` is a Cordis tracing
+ * proxy on which every property read costs microseconds; per-call paths read from the raw object.
+ */
+function unwrap<T extends object>(service: T): T {
+  return (service as { [symbols.original]?: T })[symbols.original] ?? service
+}
