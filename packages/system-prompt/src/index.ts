@@ -1,5 +1,5 @@
 export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_SECTION, IDENTITY_ORDER, IDENTITY_TEXT } from './service.ts'
-export type { SystemPromptConfig, SystemPromptChange } from './service.ts'
+export type { SystemPromptConfig, SystemPromptChange, PromptInspection } from './service.ts'
 export { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, compareCodeUnits, validateToolOrder } from './tool-order.ts'
 export { renderPrompt, interpolate, VARIABLE_NAME } from './interpolate.ts'
 export { snapshotSchema } from './snapshot.ts'

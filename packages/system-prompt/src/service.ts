@@ -21,6 +21,18 @@ declare module 'cordis' {
   }
 }
 
+/** What `inspect()` returns: an assembly and why it looks the way it does. */
+export interface PromptInspection {
+  assembly: PromptAssembly
+  /** Tools in canonical order, before `system-prompt/assemble` listeners ran. */
+  canonical: ToolSchema[]
+  /** Tool name → the plugin that contributed it. */
+  owners: Map<string, string>
+  /** Registered section name → its order (sections added by listeners have none). */
+  sectionOrders: Map<string, number>
+  toolOrder: readonly string[] | undefined
+}
+
 export interface SystemPromptChange {
   kind: 'section' | 'variable' | 'tools'
   action: 'add' | 'remove'
@@ -162,6 +174,23 @@ export class SystemPrompt extends Service {
   /** Which plugin contributed each tool (for inspection tools); the same collection `assemble()` uses. */
   toolOwners(context: AssembleContext = {}): Map<string, string> {
     return this.collector.collect(this.providers, context).owners()
+  }
+
+  /**
+   * One assembly with its reasons, for inspection tools: the canonical list before the waterfall, the
+   * final assembly after it, who contributed each tool, and each registered section's order.
+   */
+  async inspect(context: AssembleContext = {}): Promise<PromptInspection> {
+    const self = unwrap(this)
+    const canonical = [...self.canonicalTools(context)]
+    const assembly = await self.assemble(context)
+    return {
+      assembly,
+      canonical,
+      owners: self.collector.collect(self.providers, context).owners(),
+      sectionOrders: new Map([...self.sections.values()].map((section) => [section.name, section.order])),
+      toolOrder: self.policy?.names,
+    }
   }
 
   private canonicalTools(context: AssembleContext): readonly ToolSchema[] {

@@ -71,3 +71,18 @@ describe('collection caching never serves a stale answer', () => {
     expect(Object.fromEntries(ctx.systemPrompt.toolOwners())).toEqual({ a: 'one', b: 'two' })
   })
 })
+
+describe('inspect()', () => {
+  it('shows the canonical list before listeners, the final one after, owners and section orders', async () => {
+    const ctx = await setup({ toolOrder: ['b', TOOL_ORDER_REST] })
+    await dynamicProvider(ctx, 'one', () => [tool('a'), tool('b')])
+    ctx.systemPrompt.section({ name: 'rules', order: 7, text: 'Rules.' })
+    ctx.on('system-prompt/assemble', async (assembly, _context, next) => { assembly.tools.reverse(); return next() })
+    const inspection = await ctx.systemPrompt.inspect()
+    expect(names(inspection.canonical)).toEqual(['b', 'a'])
+    expect(names(inspection.assembly.tools)).toEqual(['a', 'b'])
+    expect(inspection.owners.get('a')).toBe('one')
+    expect(inspection.sectionOrders.get('rules')).toBe(7)
+    expect(inspection.toolOrder).toEqual(['b', TOOL_ORDER_REST])
+  })
+})

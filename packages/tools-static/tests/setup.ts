@@ -2,8 +2,8 @@ import { Context } from 'cordis'
 import type { Message } from 'cordis'
 import ToolRuntime from 'dsh-tools'
 // dsh-system-prompt is not a dependency of this package (nothing in src needs it); see the README
-import SystemPrompt from '../../system-prompt/src/index.ts'
-import type { SystemPromptConfig } from '../../system-prompt/src/index.ts'
+import SystemPrompt from 'dsh-system-prompt'
+import type { SystemPromptConfig } from 'dsh-system-prompt'
 import ToolsStatic from '../src/index.ts'
 import type { ToolsStaticConfig } from '../src/index.ts'
 
