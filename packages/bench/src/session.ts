@@ -1,5 +1,6 @@
-import type { ToolDefinition } from '../packages/llm/src/index.ts'
-import { Session } from '../packages/session/src/index.ts'
+import type { ToolDefinition } from 'dsh-llm'
+import { Session } from 'dsh-session'
+import { round } from './measure.ts'
 
 /**
  * Fold reads must cost O(new events), not O(log): requestHeader() and toolHistory() are timed right after
@@ -12,7 +13,7 @@ export async function run(): Promise<Record<string, number>> {
   large.fill(100_000)
   const header_fold_100k_over_1k = compare(small, large, session => session.requestHeader())
   const tool_history_100k_over_1k = compare(small, large, session => session.toolHistory())
-  return { header_fold_100k_over_1k, tool_history_100k_over_1k }
+  return { header_fold_100k_over_1k: round(header_fold_100k_over_1k), tool_history_100k_over_1k: round(tool_history_100k_over_1k) }
 }
 
 const ROUNDS = 4_000
@@ -20,14 +21,14 @@ const WARMUP = 500
 
 function compare(small: Feeder, large: Feeder, read: (session: Session) => unknown): number {
   const times: [number[], number[]] = [[], []]
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  for (let index = 0; index < WARMUP + ROUNDS; index++) {
     // Interleaved so both sizes see the same machine state.
     ;[small, large].forEach((feeder, i) => {
       feeder.step()
       const start = process.hrtime.bigint()
       read(feeder.session)
       const elapsed = Number(process.hrtime.bigint() - start)
-      if (round >= WARMUP) times[i]!.push(elapsed)
+      if (index >= WARMUP) times[i]!.push(elapsed)
     })
   }
   return median(times[1]) / median(times[0])
@@ -113,3 +114,5 @@ class Feeder {
     )
   }
 }
+
+export const targets = { header_fold_100k_over_1k: 2, tool_history_100k_over_1k: 2 }

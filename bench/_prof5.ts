@@ -1,2 +1,0 @@
-import { run } from './loop.ts'
-for (let i = 0; i < 3; i++) console.log(await run())
