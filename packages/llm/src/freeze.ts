@@ -46,19 +46,3 @@ function isFreezable(node: unknown): node is object {
   return !ArrayBuffer.isView(node)
 }
 
-/**
- * `JSON.parse` whose result is deep-frozen and registered as such while it is built: the reviver sees
- * children before parents, so no second walk over the value is needed. Parsed JSON has no getters,
- * signals or typed arrays, so every object it yields can be frozen as it is.
- */
-export function parseFrozen<T = unknown>(text: string): T {
-  return JSON.parse(text, freezeRevived) as T
-}
-
-function freezeRevived(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object') {
-    Object.freeze(value)
-    deeplyFrozen.add(value)
-  }
-  return value
-}

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-llm'
 import { SessionError, describe } from './errors.ts'
 import type { EventData, SessionEvent } from './events.ts'
-import { deepFreeze, parseFrozen } from 'dsh-llm'
+import { deepFreeze } from 'dsh-llm'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
 import { validateEvent } from './validate.ts'
@@ -70,7 +70,7 @@ export class Session {
     const line = JSON.stringify({ seq: this.log.length + 1, time: new Date().toISOString(), type, data })
     this.sink?.write(line + '\n')
     // The logged event is the parsed line, so memory holds exactly what a reload will read.
-    const event = parseFrozen<SessionEvent<K>>(line)
+    const event = deepFreeze(JSON.parse(line)) as SessionEvent<K>
     this.log.push(event)
     return event
   }
@@ -141,3 +141,4 @@ export class Session {
     while (fold.position < log.length) fold.apply(log[fold.position++]!)
   }
 }
+
