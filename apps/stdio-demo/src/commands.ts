@@ -1,0 +1,54 @@
+import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import type { ToolSchema } from 'dsh-system-prompt'
+import type { StdioDemo } from './plugin.ts'
+
+/** What a command line asks for: text to print, or the end of the session. */
+export type CommandResult = { text: string } | { exit: true }
+
+export const HELP = [
+  '/tools   the tools of the next request, in the order the model sees them',
+  '/prompt  the system prompt of the next request',
+  '/exit    leave (Ctrl-D works too)',
+  'Anything else is sent to the model.',
+].join('\n')
+
+/**
+ * Runs `/tools`, `/prompt`, `/help` or `/exit`; returns undefined for any other line, which is a prompt
+ * (other slash lines, like the scripted model's `/call`, belong to the model).
+ */
+export async function runCommand(line: string, demo: StdioDemo, agent: Agent): Promise<CommandResult | undefined> {
+  switch (line.trim()) {
+    case '/tools': return { text: formatToolList(await demo.tools(agent)) }
+    case '/prompt': return { text: await demo.systemPrompt(agent) }
+    case '/help': return { text: HELP }
+    case '/exit': return { exit: true }
+    default: return undefined
+  }
+}
+
+/** A count line, then one numbered line per tool. */
+export function formatToolList(tools: readonly ToolSchema[]): string {
+  if (tools.length === 0) return 'no tools'
+  const head = `${tools.length} ${tools.length === 1 ? 'tool' : 'tools'} in request order:`
+  return [head, ...tools.map((tool, index) => `${index + 1}. ${tool.name} — ${oneLine(tool.description, 100)}`)].join('\n')
+}
+
+/** The line shown for a tool call or a tool result, or undefined for other updates. */
+export function formatActivity(update: AgentUpdate): string | undefined {
+  if (update.type === 'tool-call') return `→ ${update.name} ${JSON.stringify(update.arguments)}`
+  if (update.type === 'tool-result') return `← ${update.isError ? '(error) ' : ''}${oneLine(update.output, 200)}`
+  if (update.type === 'tools-changed') {
+    const parts = [...update.added.map((name) => `+${name}`), ...update.removed.map((name) => `-${name}`)]
+    return `(tools changed: ${parts.join(' ')})`
+  }
+  return undefined
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}

@@ -1,0 +1,32 @@
+import { fileURLToPath } from 'node:url'
+import { BootError, boot, runMain } from 'dsh-app-boot'
+import { servePiped, type Streams } from './piped.ts'
+import { serveRepl } from './repl.ts'
+import type {} from './plugin.ts'
+
+const USAGE = 'usage: dsh-stdio-demo [app.yml]   (default: the cordis.yml shipped with the app)\n'
+const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
+
+runMain(async () => {
+  const args = process.argv.slice(2)
+  if (args[0] === '-h' || args[0] === '--help') return void process.stdout.write(USAGE)
+  if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one app file, got ${args.length} arguments\n${USAGE}`)
+  const file = args[0] ?? DEFAULT_FILE
+
+  const app = await boot({ file, resolve: (name) => import.meta.resolve(name) })
+  const demo = app.ctx.get('stdioDemo')
+  if (!demo) {
+    await app.dispose()
+    throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
+  }
+  const agent = await demo.createAgent()
+  const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
+  const serve = process.stdin.isTTY ? serveRepl : servePiped
+  serve(streams, demo, agent)
+    .then(() => app.dispose())
+    .then(() => process.exit(0), (error) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+      process.exit(1)
+    })
+  return app
+})

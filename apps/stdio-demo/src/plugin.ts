@@ -1,0 +1,73 @@
+import { Context, Service } from 'cordis'
+import Schema from 'schemastery'
+import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
+import type { Agent } from 'dsh-agent-loop'
+import { renderPrompt, type AssembleContext, type ToolSchema } from 'dsh-system-prompt'
+
+declare module 'cordis' {
+  interface Context {
+    stdioDemo: StdioDemo
+  }
+}
+
+/** The app's config: every key of the spine, plus what only the terminal front door uses. */
+export interface StdioDemoConfig extends SpineConfig {
+  welcome: string
+}
+
+export const Config: Schema<StdioDemoConfig> = Schema.intersect([
+  SpineConfigSchema,
+  Schema.object({
+    welcome: Schema.string().default('DSH stdio demo. Type a message; /tools, /prompt, /exit.')
+      .description('First line of the interactive REPL (not printed when stdin is piped).'),
+  }),
+]) as Schema<StdioDemoConfig>
+
+/** What the spine receives: the app config without its own keys, `toolOrder` only when it is set. */
+export function spineConfig(config: StdioDemoConfig): SpineConfig {
+  const { welcome, toolOrder, ...rest } = config
+  return toolOrder === undefined ? rest : { ...rest, toolOrder }
+}
+
+/**
+ * What the front door (`main`) needs from a booted app, under the ctx key `stdioDemo`: the parsed config,
+ * an agent, and the two inspection commands. It never touches process streams.
+ */
+export class StdioDemo extends Service {
+  static inject = ['agentLoop', 'systemPrompt']
+
+  constructor(ctx: Context, public readonly config: StdioDemoConfig) {
+    super(ctx, 'stdioDemo')
+  }
+
+  /** A new agent with its own session on the configured model. */
+  createAgent(): Promise<Agent> {
+    return this.ctx.agentLoop.createAgent()
+  }
+
+  /** The tools as the agent's next request would declare them, in canonical order. */
+  async tools(agent: Agent): Promise<ToolSchema[]> {
+    return (await this.ctx.systemPrompt.assemble(assembleContext(agent))).tools
+  }
+
+  /** The system prompt as the agent's next request would carry it. */
+  async systemPrompt(agent: Agent): Promise<string> {
+    return renderPrompt(await this.ctx.systemPrompt.assemble(assembleContext(agent)))
+  }
+}
+
+// the same context the agent loop assembles with, so the answers match the next request's bytes
+function assembleContext(agent: Agent): AssembleContext {
+  return { model: agent.model, cwd: agent.settings.cwd, agentId: agent.id }
+}
+
+export const name = 'stdio-demo'
+
+/** Mounts the spine, then offers `ctx.stdioDemo` to the front door. */
+export async function apply(ctx: Context, config: StdioDemoConfig) {
+  await ctx.plugin(AgentSpine, spineConfig(config))
+  await ctx.plugin(StdioDemo, config)
+}
+
+const StdioDemoPlugin = { name, Config, apply }
+export default StdioDemoPlugin

@@ -1,0 +1,64 @@
+import { createInterface } from 'node:readline'
+import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import { formatActivity, messageOf, runCommand } from './commands.ts'
+import type { Streams } from './piped.ts'
+import type { StdioDemo } from './plugin.ts'
+
+/**
+ * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, Ctrl-C
+ * cancels a running turn (and leaves when idle), `/exit` or Ctrl-D leaves. Resolves when the user leaves.
+ */
+export async function serveRepl({ input, output }: Streams, demo: StdioDemo, agent: Agent): Promise<void> {
+  const rl = createInterface({ input, output, terminal: true, prompt: '> ' })
+  let open = true
+  let exited = false
+  rl.on('close', () => (open = false))
+  rl.on('SIGINT', () => {
+    if (agent.status === 'running') agent.cancel()
+    else rl.close()
+  })
+
+  output.write(`${demo.config.welcome}\nmodel: ${agent.model} · /help for commands\n`)
+  rl.prompt()
+  for await (const line of rl) {
+    if (line.trim() !== '') await answer(line)
+    if (open) rl.prompt()
+  }
+  // Ctrl-D and an idle Ctrl-C leave the cursor right after the prompt marker
+  if (!exited) output.write('\n')
+
+  async function answer(line: string) {
+    let command
+    try {
+      command = await runCommand(line, demo, agent)
+    } catch (error) {
+      output.write(`error: ${messageOf(error)}\n`)
+      return
+    }
+    if (command && 'exit' in command) {
+      exited = true
+      rl.close()
+    } else if (command) {
+      output.write(`${command.text}\n`)
+    } else {
+      await turn(line)
+    }
+  }
+
+  async function turn(line: string) {
+    let atLineStart = true
+    const write = (text: string) => {
+      output.write(text)
+      atLineStart = text.endsWith('\n')
+    }
+    const onUpdate = (update: AgentUpdate) => {
+      if (update.type === 'text') return write(update.delta)
+      const shown = formatActivity(update)
+      if (shown) write(`${atLineStart ? '' : '\n'}${shown}\n`)
+    }
+    const result = await agent.prompt(line, { onUpdate })
+    if (!atLineStart) write('\n')
+    if (result.reason === 'cancelled') write('(cancelled)\n')
+    else if (result.reason !== 'done') write(`error: ${result.error}\n`)
+  }
+}

@@ -1,0 +1,118 @@
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { App, appYaml, headers, run, sessionEvents, tempDir, writeApp } from './setup.ts'
+
+describe('piped stdin', () => {
+  it('answers each line on stdout and nothing else', async () => {
+    const { file } = await writeApp(appYaml({ persona: 'Be brief.' }, [{ name: 'read_file', result: 'file body' }]))
+    const result = await run([file], 'hello\n\n/call read_file {}\n')
+    expect(result.stdout).toBe('echo: hello\ntool read_file returned: file body\n')
+    expect(result.stderr).toBe('→ read_file {}\n← file body\n')
+    expect(result.code).toBe(0)
+  })
+
+  it('logs the session and flushes it before exiting', async () => {
+    const { file, sessions } = await writeApp(appYaml({}))
+    expect((await run([file], 'one\ntwo\n')).stdout).toBe('echo: one\necho: two\n')
+    const events = await sessionEvents(sessions)
+    expect(events.filter((event) => event.type === 'turn/end').map((event) => event.data.reason)).toEqual(['done', 'done'])
+    expect(events.at(-1)!.type).toBe('turn/end')
+  })
+
+  it('prints /tools in request order and /prompt as the request carries it', async () => {
+    const { file, sessions } = await writeApp(appYaml({ persona: 'Be brief.' }, [{ name: 'zeta' }, { name: 'alpha' }]))
+    const app = new App([file])
+    await app.waitForTools(2)
+    app.send('/tools')
+    expect([await app.nextLine(), await app.nextLine(), await app.nextLine()])
+      .toEqual(['2 tools in request order:', '1. alpha — The alpha tool.', '2. zeta — The zeta tool.'])
+    app.send('/prompt')
+    app.send('hello')
+    const { code, stdout } = await app.finish()
+    expect(code).toBe(0)
+    const [header] = headers(await sessionEvents(sessions))
+    expect(header.header.system).toContain('Be brief.')
+    expect(stdout.endsWith(`${header.header.system}\necho: hello\n`)).toBe(true)
+  })
+
+  it('stops reading at /exit', async () => {
+    const { file } = await writeApp(appYaml({}))
+    const result = await run([file], 'one\n/exit\ntwo\n')
+    expect(result).toMatchObject({ code: 0, stdout: 'echo: one\n' })
+  })
+
+  it('fails a turn on an unregistered toolOrder name, logs it balanced and serves the next line', async () => {
+    // web_search registers 1.5 s after start: the first turn runs without it, the later one with it
+    const { file, sessions } = await writeApp(appYaml(
+      { toolOrder: ['web_search', '<unlisted-tools>'] },
+      [{ name: 'read_file' }, { name: 'web_search', delayMs: 1500 }],
+    ))
+    const app = new App([file])
+    app.send('hello')
+    await app.until(() => app.stderr.includes('\n'), 'reporting the failed turn')
+    const failure = 'error: toolOrder lists unregistered tool "web_search"; known tools: read_file\n'
+    expect(app.stderr).toBe(failure)
+    app.send('/tools')
+    await app.until(() => app.stderr.length > failure.length && app.stderr.endsWith('\n'), 'reporting the failed /tools')
+    expect(app.stderr).toBe(failure.repeat(2))
+    await new Promise((resolve) => setTimeout(resolve, 1600))
+    app.send('again')
+    const { code, stdout } = await app.finish()
+    expect(code).toBe(0)
+    expect(stdout).toBe('echo: again\n')
+
+    const events = await sessionEvents(sessions)
+    const firstTurn = events.slice(0, events.findIndex((event) => event.type === 'turn/end') + 1)
+    expect(firstTurn.map((event) => event.type)).toEqual(['turn/start', 'user/message', 'turn/end'])
+    expect(firstTurn[2].data).toEqual({
+      turn: 1, reason: 'error', error: { message: 'toolOrder lists unregistered tool "web_search"; known tools: read_file' },
+    })
+    expect(headers(events).map((data) => data.header.tools.map((tool: any) => tool.name))).toEqual([['web_search', 'read_file']])
+  })
+
+  it('runs the shipped cordis.yml when given no file, from any working directory', async () => {
+    const cwd = await tempDir()
+    const result = await run([], 'hi\n', { cwd })
+    expect(result).toMatchObject({ code: 0, stdout: 'echo: hi\n' })
+    // the default persistenceRoot (./.sessions) follows the working directory, not the repository
+    expect((await readdir(join(cwd, '.sessions'))).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1)
+  })
+})
+
+describe('a bad app file', () => {
+  it('fails the boot on toolOrder: [] with one line naming the file, the entry and the value', async () => {
+    const { file } = await writeApp(appYaml({ toolOrder: [] }))
+    const result = await run([file], 'hello\n')
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      `${file}: entry "app" (dsh-stdio-demo): failed to start: `
+      + 'toolOrder is an empty list; omit the key for lexicographic order, or list names around "<unlisted-tools>"\n',
+    )
+  })
+
+  it('fails the boot on a wrong app key', async () => {
+    const { file } = await writeApp(appYaml({ welcome: 5 }))
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toMatch(/^.*app\.yml: entry "app" \(dsh-stdio-demo\): invalid config: .*welcome.*\n$/)
+  })
+
+  it('fails when no entry runs the app plugin', async () => {
+    const { file } = await writeApp('- { id: spine, name: dsh-agent-spine-demo, config: { persistenceRoot: ./sessions } }\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"\n`)
+  })
+
+  it('fails on a missing file and on extra arguments', async () => {
+    const dir = await tempDir()
+    const missing = await run([join(dir, 'nope.yml')], '')
+    expect(missing).toMatchObject({ code: 1, stdout: '' })
+    expect(missing.stderr).toMatch(/nope\.yml: cannot read app file: ENOENT/)
+    const extra = await run(['a.yml', 'b.yml'], '')
+    expect(extra).toMatchObject({ code: 1, stdout: '' })
+    expect(extra.stderr).toMatch(/^expected at most one app file, got 2 arguments\nusage: /)
+  })
+})
