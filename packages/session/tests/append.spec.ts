@@ -87,7 +87,7 @@ describe('append', () => {
     expect(() => session.append('turn/start', { turn: 'one' })).toThrow(SessionError)
     const event = session.append('user/message', { turn: 1, text: 'hi' })
     expectTypeOf(event.data.text).toEqualTypeOf<string>()
-    const extension = session.append('prompt-cache/break', { anything: [1] })
+    const extension = session.append('example/observed', { anything: [1] })
     expectTypeOf(extension.data).toEqualTypeOf<Record<string, unknown>>()
   })
 
@@ -145,16 +145,16 @@ describe('append', () => {
 
   it('accepts extension types with any JSON object and rejects what JSON cannot carry', () => {
     const session = new Session('s')
-    const event = session.append('prompt-cache/break', { reason: 'tools', nested: { list: [1, 'two', null, true] } })
+    const event = session.append('example/observed', { reason: 'tools', nested: { list: [1, 'two', null, true] } })
     expect(event.data).toEqual({ reason: 'tools', nested: { list: [1, 'two', null, true] } })
-    expectInvalid(() => session.append('prompt-cache/break', 'x' as never), 'prompt-cache/break', 'JSON object')
-    expectInvalid(() => session.append('prompt-cache/break', { at: new Map() }), '"at"', 'plain objects')
-    expectInvalid(() => session.append('prompt-cache/break', { f: () => 1 }), '"f"', 'function')
-    expectInvalid(() => session.append('prompt-cache/break', { n: Number.POSITIVE_INFINITY }), '"n"', 'finite')
-    expectInvalid(() => session.append('prompt-cache/break', { list: [1, undefined] }), '"list[1]"', 'undefined')
+    expectInvalid(() => session.append('example/observed', 'x' as never), 'example/observed', 'JSON object')
+    expectInvalid(() => session.append('example/observed', { at: new Map() }), '"at"', 'plain objects')
+    expectInvalid(() => session.append('example/observed', { f: () => 1 }), '"f"', 'function')
+    expectInvalid(() => session.append('example/observed', { n: Number.POSITIVE_INFINITY }), '"n"', 'finite')
+    expectInvalid(() => session.append('example/observed', { list: [1, undefined] }), '"list[1]"', 'undefined')
     const loop: Record<string, unknown> = {}
     loop.self = loop
-    expectInvalid(() => session.append('prompt-cache/break', { loop }), '"loop.self"', 'circular')
+    expectInvalid(() => session.append('example/observed', { loop }), '"loop.self"', 'circular')
     expect(session.lastSeq).toBe(1)
   })
 

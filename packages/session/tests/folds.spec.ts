@@ -25,7 +25,7 @@ describe('messages()', () => {
     chatTurn(session, 1)
     const h2 = header(session, [tool('grep'), tool('read')])
     registryUpdate(session, h2, ['grep'], [])
-    session.append('prompt-cache/break', { reason: 'tools' })
+    session.append('example/observed', { reason: 'tools' })
     expect(h).toBe(1)
     expect(session.messages()).toEqual([
       { role: 'user', text: 'question 1' },

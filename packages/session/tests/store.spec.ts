@@ -71,7 +71,7 @@ describe('SessionStore lifecycle', () => {
     chatTurn(session, 1)
     const h2 = header(session, [tool('edit'), tool('read')])
     registryUpdate(session, h2, ['edit'], [])
-    session.append('prompt-cache/break', { reason: 'tools' })
+    session.append('example/observed', { reason: 'tools' })
     await first.fiber.dispose()
 
     const second = await setup({ persistenceRoot: root })

@@ -1,0 +1,44 @@
+import { isDeepFrozen, type GenerateOptions, type ToolDefinition, type ToolUpdateMode } from 'dsh-llm'
+import { shortHash } from './hash.ts'
+import { sectionSpans } from './sections.ts'
+import type { RenderedSection, RequestFingerprint } from './types.ts'
+
+/** What a request does not carry itself but its fingerprint can record. */
+export interface FingerprintContext {
+  /** The rendered sections behind `options.system`; ignored unless they render to exactly that text. */
+  sections?: readonly RenderedSection[]
+  /** The tool-update mode of the route serving the request. */
+  toolUpdateMode?: ToolUpdateMode
+}
+
+/** The parts of a request a fingerprint reads. */
+export type FingerprintedRequest = Pick<GenerateOptions, 'model' | 'system' | 'tools' | 'deferredTools'>
+
+const toolHashes = new WeakMap<ToolDefinition, string>()
+
+/**
+ * The fingerprint of a request's cacheable front: model, system prompt and section hashes, tool names in
+ * order with a hash of each declaration, and the header flags. Pure: reads `options`, changes nothing.
+ */
+export function fingerprint(options: FingerprintedRequest, context: FingerprintContext = {}): RequestFingerprint {
+  const sections = context.sections && sectionSpans(context.sections, options.system)
+  return {
+    model: options.model,
+    systemHash: shortHash(options.system),
+    systemBytes: Buffer.byteLength(options.system),
+    ...(sections ? { sections } : {}),
+    tools: options.tools.map((tool) => ({ name: tool.name, hash: toolHash(tool) })),
+    deferredTools: [...(options.deferredTools ?? [])],
+    ...(context.toolUpdateMode ? { toolUpdateMode: context.toolUpdateMode } : {}),
+  }
+}
+
+/** Hash of the declaration's serialized bytes: key order counts, because it is sent as serialized. */
+function toolHash(tool: ToolDefinition): string {
+  let hash = toolHashes.get(tool)
+  if (hash !== undefined) return hash
+  hash = shortHash(JSON.stringify(tool))
+  // The loop sends the same deep-frozen snapshots step after step; only those can be hashed once.
+  if (isDeepFrozen(tool)) toolHashes.set(tool, hash)
+  return hash
+}

@@ -1,0 +1,101 @@
+import type { ToolUpdateMode, Usage } from 'dsh-llm'
+
+/** One rendered section of a system prompt, as `renderPrompt` puts it in the text. */
+export interface RenderedSection {
+  name: string
+  text: string
+}
+
+/** Where a section sits in the rendered prompt: UTF-8 byte offsets, `end` exclusive. */
+export interface SectionFingerprint {
+  name: string
+  hash: string
+  start: number
+  end: number
+}
+
+/** A tool declaration by name and the hash of its serialized bytes (name, description, parameters). */
+export interface ToolFingerprint {
+  name: string
+  hash: string
+}
+
+/** What decides whether a provider can reuse the cached front of a request; small and JSON-safe. */
+export interface RequestFingerprint {
+  model: string
+  /** Hash of the rendered system prompt. */
+  systemHash: string
+  /** UTF-8 length of the rendered system prompt. */
+  systemBytes: number
+  /** The prompt's sections with their spans; absent when the sections behind the text are unknown. */
+  sections?: SectionFingerprint[]
+  /** Declared tools, in request order. */
+  tools: ToolFingerprint[]
+  /** Tools the request asks supporting routes to declare with deferred loading, in request order. */
+  deferredTools: string[]
+  /** The route's tool-update mode, when known. */
+  toolUpdateMode?: ToolUpdateMode
+}
+
+/** One request and what its response reported, as `classifyBreak` compares them. */
+export interface CacheObservation {
+  fingerprint: RequestFingerprint
+  usage: Pick<Usage, 'cacheReadTokens' | 'cacheWriteTokens'>
+  /** The rendered system prompt the fingerprint was taken of; locates the first changed byte. */
+  system: string
+  /** When the request was dispatched (ms since the epoch). */
+  at?: number
+}
+
+/** When a fall in cache reads counts as a break. */
+export interface DropThresholds {
+  /** Least fall, as a fraction of the previous read (0 < x ≤ 1). */
+  minDropRatio: number
+  /** Least fall in tokens (≥ 0). */
+  minDropTokens: number
+}
+
+/** Why the cached prefix stopped matching, earliest in the prefix first. */
+export type BreakReason =
+  | 'model_changed'
+  | 'tools_order_changed'
+  | 'tools_schema_changed'
+  | 'tools_added'
+  | 'tools_removed'
+  | 'flags_changed'
+  | 'system_changed'
+  | 'likely_ttl_or_eviction'
+
+/** A header flag whose change can move the cached prefix. */
+export type ChangedFlag = 'deferredTools' | 'toolUpdateMode'
+
+/** What `classifyBreak` found: the reason, the figures, and the details of every change seen. */
+export interface CacheBreak {
+  reason: BreakReason
+  previousCacheReadTokens: number
+  currentCacheReadTokens: number
+  currentCacheWriteTokens: number
+  /** Every reason that applies, `reason` first. */
+  allReasons: BreakReason[]
+  /** Time between the two requests, when both dispatch times are known. */
+  gapMs?: number
+  /** model_changed */
+  previousModel?: string
+  model?: string
+  /** tools_added, tools_removed, tools_schema_changed: names in request order. */
+  addedTools?: string[]
+  removedTools?: string[]
+  changedTools?: string[]
+  /** flags_changed */
+  changedFlags?: ChangedFlag[]
+  /** system_changed: the section holding the first changed byte (absent when sections are unknown). */
+  section?: string
+  /** system_changed: UTF-8 byte offset of the first difference in the rendered prompt. */
+  offset?: number
+}
+
+/** A break as logged (`prompt-cache/break`) and emitted: where it happened and what was found. */
+export interface PromptCacheBreak extends CacheBreak {
+  turn: number
+  step: number
+}

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { Context } from 'cordis'
+import LlmRuntime from 'dsh-llm'
+import PromptCache, { PromptCacheError } from '../src/index.ts'
+
+let ctx: Context
+afterEach(() => { ctx = undefined as never })
+
+async function load(config: unknown) {
+  ctx = new Context()
+  await ctx.plugin(LlmRuntime)
+  return ctx.plugin(PromptCache, config as never)
+}
+
+describe('config', () => {
+  it('defaults to enabled, a 0.5 ratio and 1024 tokens', async () => {
+    await load({})
+    expect(ctx.promptCache.config).toEqual({ enabled: true, minDropRatio: 0.5, minDropTokens: 1024 })
+  })
+
+  it('accepts the edges of each range', async () => {
+    await load({ minDropRatio: 1, minDropTokens: 0, enabled: false })
+    expect(ctx.promptCache.config).toEqual({ enabled: false, minDropRatio: 1, minDropTokens: 0 })
+  })
+
+  const bad: [string, unknown, RegExp][] = [
+    ['minDropRatio', 0, /minDropRatio.*greater than 0 and at most 1.*got 0/],
+    ['minDropRatio', -0.2, /minDropRatio.*got -0\.2/],
+    ['minDropRatio', 1.5, /minDropRatio.*at most 1.*got 1\.5/],
+    ['minDropRatio', Number.NaN, /minDropRatio.*got NaN/],
+    ['minDropRatio', '0.5', /minDropRatio.*expected number/],
+    ['minDropTokens', -1, /minDropTokens.*>= 0/],
+    ['minDropTokens', 1.5, /minDropTokens.*multiple of 1/],
+    ['minDropTokens', Number.POSITIVE_INFINITY, /minDropTokens/],
+    ['minDropTokens', '1024', /minDropTokens.*expected number/],
+    ['enabled', 'yes', /enabled.*expected boolean/],
+  ]
+  for (const [key, value, message] of bad) {
+    it(`refuses ${key}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`, async () => {
+      await expect(load({ [key]: value })).rejects.toThrow(message)
+      expect(ctx.get('promptCache')).toBeUndefined()
+    })
+  }
+})

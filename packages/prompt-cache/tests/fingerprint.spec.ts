@@ -1,0 +1,85 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { deepFreeze, type GenerateOptions, type ToolDefinition } from 'dsh-llm'
+import { renderPrompt, type AssembledSection } from 'dsh-system-prompt'
+import { fingerprint, renderSections, sectionSpans } from '../src/index.ts'
+
+const tool = (name: string, parameters: object = { type: 'object' }): ToolDefinition => ({ name, description: `${name} tool`, parameters })
+const request = (overrides: Partial<GenerateOptions> = {}): GenerateOptions => ({
+  model: 'm', system: 'héllo\n\nworld', tools: [tool('read'), tool('write')], messages: [], ...overrides,
+})
+const SECTIONS = [{ name: 'a', text: 'héllo' }, { name: 'b', text: 'world' }]
+
+describe('fingerprint', () => {
+  it('records the model, short sha256 hashes, tool names in order and the flags', () => {
+    const print = fingerprint(request({ deferredTools: ['write'] }), { toolUpdateMode: 'addition-only' })
+    expect(print.model).toBe('m')
+    expect(print.systemHash).toMatch(/^[0-9a-f]{16}$/)
+    expect(print.systemBytes).toBe(13)
+    expect(print.tools.map((entry) => entry.name)).toEqual(['read', 'write'])
+    for (const entry of print.tools) expect(entry.hash).toMatch(/^[0-9a-f]{16}$/)
+    expect(print.deferredTools).toEqual(['write'])
+    expect(print.toolUpdateMode).toBe('addition-only')
+    expect(print).not.toHaveProperty('sections')
+  })
+
+  it('is the same for the same bytes and leaves a frozen request untouched', () => {
+    const frozen = deepFreeze(request())
+    expect(fingerprint(frozen)).toEqual(fingerprint(request()))
+    expect(fingerprint(frozen)).toEqual(fingerprint(frozen))
+    expect(fingerprint(request()).deferredTools).toEqual([])
+    expect(fingerprint(request())).not.toHaveProperty('toolUpdateMode')
+  })
+
+  it('changes a tool hash with its schema bytes, key order included', () => {
+    const [plain] = fingerprint(request({ tools: [tool('read', { type: 'object', required: [] })] })).tools
+    const [extra] = fingerprint(request({ tools: [tool('read', { type: 'object', required: ['path'] })] })).tools
+    const [swapped] = fingerprint(request({ tools: [tool('read', { required: [], type: 'object' })] })).tools
+    expect(extra!.hash).not.toBe(plain!.hash)
+    expect(swapped!.hash).not.toBe(plain!.hash)
+  })
+
+  it('does not alias the request’s deferred list', () => {
+    const deferredTools = ['write']
+    const print = fingerprint(request({ deferredTools }))
+    deferredTools.push('read')
+    expect(print.deferredTools).toEqual(['write'])
+  })
+
+  it('gives each section its UTF-8 byte span and hash', () => {
+    const print = fingerprint(request(), { sections: SECTIONS })
+    expect(print.sections).toEqual([
+      { name: 'a', hash: expect.stringMatching(/^[0-9a-f]{16}$/), start: 0, end: 6 },
+      { name: 'b', hash: expect.stringMatching(/^[0-9a-f]{16}$/), start: 8, end: 13 },
+    ])
+  })
+
+  it('ignores sections that do not render to the request’s system prompt', () => {
+    expect(fingerprint(request({ system: 'héllo\n\nworld!' }), { sections: SECTIONS })).not.toHaveProperty('sections')
+    expect(sectionSpans(SECTIONS, 'héllo\nworld')).toBeUndefined()
+    expect(sectionSpans([], '')).toEqual([])
+  })
+})
+
+describe('renderSections', () => {
+  it('renders each section as the prompt does: interpolated, empty ones dropped', () => {
+    const sections: AssembledSection[] = [
+      { name: 'a', text: 'Model {{model}}.' }, { name: 'blank', text: '  ' }, { name: 'c', text: '{{raw}}', complete: true },
+    ]
+    expect(renderSections({ sections, variables: { model: 'm' } })).toEqual([{ name: 'a', text: 'Model m.' }, { name: 'c', text: '{{raw}}' }])
+  })
+
+  it('joins back into exactly the rendered prompt, with spans that cut it at the sections', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '\n', '{', '}', 'x') , maxLength: 12 })
+    fc.assert(fc.property(fc.array(fc.record({ text, complete: fc.constant(true) }), { maxLength: 6 }), (drafts) => {
+      const sections = drafts.map((draft, index) => ({ name: `s${index}`, ...draft }))
+      const assembly = { sections, variables: {} }
+      const system = renderPrompt(assembly)
+      const rendered = renderSections(assembly)
+      const spans = sectionSpans(rendered, system)!
+      expect(spans).toBeDefined()
+      const bytes = Buffer.from(system)
+      expect(spans.map((span) => bytes.subarray(span.start, span.end).toString())).toEqual(rendered.map((section) => section.text))
+    }))
+  })
+})
