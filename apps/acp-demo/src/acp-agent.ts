@@ -1,0 +1,85 @@
+import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
+import type { AgentConnection, Implementation, InitializeResponse, Stream } from '@agentclientprotocol/sdk'
+import type { Logger } from 'cordis'
+import type { AgentLoop } from 'dsh-agent-loop'
+import { AcpSessions } from './acp-sessions.ts'
+import { toRequestError } from './errors.ts'
+import { promptText } from './prompt-text.ts'
+import { runPromptTurn } from './prompt-turn.ts'
+
+export interface AcpAgentOptions {
+  loop: AgentLoop
+  info: Implementation
+  logger: Logger
+}
+
+/** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
+export interface AcpServing {
+  connection: AgentConnection
+  closed: Promise<void>
+}
+
+/** What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities only. */
+export function initializeResponse(info: Implementation): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentInfo: info,
+    agentCapabilities: {
+      loadSession: false,
+      promptCapabilities: { image: false, audio: false, embeddedContext: false },
+      mcpCapabilities: { http: false, sse: false },
+    },
+    authMethods: [],
+  }
+}
+
+// the SDK turns any other thrown value into "Internal error"; ours keep their message
+function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promise<R> {
+  return async (context) => {
+    try {
+      return await handler(context)
+    } catch (error) {
+      throw toRequestError(error)
+    }
+  }
+}
+
+/**
+ * Serves the Agent Client Protocol on `stream` with DSH agents: one agent and session per `session/new`,
+ * one turn per `session/prompt`, live output as `session/update` notifications, `session/cancel` to stop.
+ */
+export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
+  const { loop, info, logger } = options
+  const sessions = new AcpSessions(loop)
+  const app = agent({ name: info.name })
+    .onRequest(methods.agent.initialize, () => initializeResponse(info))
+    .onRequest(methods.agent.session.new, guard(async ({ params }) => {
+      if (params.mcpServers.length) {
+        logger.warn('session/new: ignoring %d MCP server(s); this agent does not connect to MCP servers', params.mcpServers.length)
+      }
+      const created = await sessions.open()
+      logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
+      return { sessionId: created.id }
+    }))
+    .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
+      const target = sessions.get(params.sessionId)
+      const text = promptText(params.prompt)
+      return sessions.track(runPromptTurn(target, text, {
+        signal,
+        logger,
+        send: (update) => client.notify(methods.client.session.update, { sessionId: target.id, update }),
+      }))
+    }))
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      const target = sessions.find(params.sessionId)
+      if (target) target.cancel()
+      else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
+    })
+
+  const connection = app.connect(stream)
+  const closed = connection.closed
+    .catch((error) => logger.warn('connection closed with an error: %s', (error as Error)?.message ?? error))
+    .then(() => sessions.closeAll())
+    .catch((error) => logger.error(error))
+  return { connection, closed }
+}

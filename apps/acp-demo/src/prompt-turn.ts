@@ -1,0 +1,53 @@
+import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
+import type { Logger } from 'cordis'
+import { AgentLoopError, type Agent, type AgentUpdate, type TurnResult } from 'dsh-agent-loop'
+import { AcpDemoError } from './errors.ts'
+import { stopReasonOf, toSessionUpdate } from './updates.ts'
+
+export interface TurnOptions {
+  signal: AbortSignal
+  /** Sends one `session/update` notification for this session. */
+  send: (update: SessionUpdate) => Promise<void>
+  logger: Logger
+}
+
+/**
+ * Runs one DSH turn for a `session/prompt` and answers it. Updates are sent one after another, and all of
+ * them before the response, so an editor never sees a chunk after the turn it belongs to has stopped.
+ * A failed turn (reason `error`) becomes an `AcpDemoError` carrying the turn's own message.
+ */
+export async function runPromptTurn(agent: Agent, text: string, options: TurnOptions): Promise<PromptResponse> {
+  const { send, logger } = options
+  let sending = Promise.resolve()
+  let sendFailed = false
+  const onUpdate = (update: AgentUpdate) => {
+    const mapped = toSessionUpdate(update)
+    if (!mapped) return
+    sending = sending.then(() => send(mapped)).catch((error) => {
+      // the client went away mid-turn; the turn still ends balanced in the session log
+      if (!sendFailed) logger.warn('session %s: cannot send session/update: %s', agent.id, (error as Error)?.message ?? error)
+      sendFailed = true
+    })
+  }
+
+  let result: TurnResult
+  try {
+    result = await agent.prompt(text, { signal: options.signal, onUpdate })
+  } catch (error) {
+    if (error instanceof AgentLoopError && error.code === 'BUSY') {
+      throw new AcpDemoError('BUSY', `session "${agent.id}" is already running a prompt turn; send session/cancel or wait for its response`,
+        { sessionId: agent.id })
+    }
+    throw error
+  } finally {
+    await sending
+  }
+
+  if (result.reason === 'error') {
+    const message = result.error ?? `turn ${result.turn} failed`
+    logger.warn('session %s: turn %d failed: %s', agent.id, result.turn, message)
+    throw new AcpDemoError('TURN_FAILED', message, { sessionId: agent.id, turn: result.turn })
+  }
+  if (result.reason === 'step_limit') logger.warn('session %s: turn %d: %s', agent.id, result.turn, result.error)
+  return { stopReason: stopReasonOf(result.reason) }
+}

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs'
+import { Context, Service } from 'cordis'
+import type { Implementation, Stream } from '@agentclientprotocol/sdk'
+import type { AgentLoop } from 'dsh-agent-loop'
+import { serveAcp, type AcpServing } from './acp-agent.ts'
+import type { AcpDemoConfig } from './plugin.ts'
+
+declare module 'cordis' {
+  interface Context {
+    acpDemo: AcpDemo
+  }
+}
+
+const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+
+/** The running app: its parsed config, and `serve()` to speak ACP on a stream with the spine's agents. */
+export class AcpDemo extends Service {
+  static inject = ['agentLoop']
+
+  private readonly loop: AgentLoop
+  private readonly logger: ReturnType<Context['logger']>
+  private readonly served = new Set<AcpServing>()
+
+  constructor(ctx: Context, public readonly config: AcpDemoConfig) {
+    super(ctx, 'acpDemo')
+    this.loop = ctx.agentLoop
+    this.logger = ctx.logger('acp')
+    ctx.effect(() => () => {
+      for (const serving of this.served) serving.connection.close()
+      return Promise.all([...this.served].map((serving) => serving.closed))
+    }, 'acpDemo: close connections')
+  }
+
+  /** The identity `initialize` reports. */
+  get info(): Implementation {
+    return { name: this.config.agentName, title: this.config.agentTitle, version: VERSION }
+  }
+
+  /** Serves one ACP connection on `stream` (e.g. `ndJsonStream` over stdio) until either side closes it. */
+  serve(stream: Stream): AcpServing {
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger })
+    this.served.add(serving)
+    serving.closed.finally(() => this.served.delete(serving))
+    return serving
+  }
+}
+
+export default AcpDemo

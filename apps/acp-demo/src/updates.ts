@@ -1,0 +1,45 @@
+import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
+import type { AgentUpdate } from 'dsh-agent-loop'
+import type { TurnEndReason } from 'dsh-session'
+
+/**
+ * The `session/update` an editor sees for one live update of a DSH turn, or `undefined` for updates ACP
+ * has no place for (usage without a context size, tool-list changes, the turn end that the prompt
+ * response itself reports).
+ */
+export function toSessionUpdate(update: AgentUpdate): SessionUpdate | undefined {
+  switch (update.type) {
+    case 'text':
+      return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: update.delta } }
+    case 'tool-call':
+      // the loop starts every call of a step as soon as it reports them, so they are in progress already
+      return {
+        sessionUpdate: 'tool_call',
+        toolCallId: update.id,
+        title: update.name,
+        name: update.name,
+        kind: 'other',
+        status: 'in_progress',
+        rawInput: update.arguments,
+      }
+    case 'tool-result':
+      return {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: update.id,
+        status: update.isError ? 'failed' : 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: update.output } }],
+        rawOutput: update.output,
+      }
+    default:
+      return undefined
+  }
+}
+
+/** The ACP stop reason of a turn that ended without failing; `error` has none (it is a JSON-RPC error). */
+export function stopReasonOf(reason: Exclude<TurnEndReason, 'error'>): StopReason {
+  switch (reason) {
+    case 'done': return 'end_turn'
+    case 'cancelled': return 'cancelled'
+    case 'step_limit': return 'max_turn_requests'
+  }
+}

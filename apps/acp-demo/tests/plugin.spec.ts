@@ -1,0 +1,58 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Context } from 'cordis'
+import { describe, expect, it } from 'vitest'
+import { TOOL_ORDER_REST } from 'dsh-system-prompt'
+import AcpDemoApp, { spineConfigOf, type AcpDemoConfig } from '../src/index.ts'
+
+async function load(config: Record<string, unknown>) {
+  const ctx = new Context()
+  const persistenceRoot = await mkdtemp(join(tmpdir(), 'dsh-acp-plugin-'))
+  await ctx.plugin(AcpDemoApp, { persistenceRoot, ...config } as AcpDemoConfig)
+  return ctx
+}
+
+describe('the acp-demo plugin', () => {
+  it('keeps an omitted toolOrder absent down to SystemPrompt', async () => {
+    const ctx = await load({ persona: 'Be brief.' })
+    expect('toolOrder' in ctx.acpDemo.config).toBe(false)
+    expect('toolOrder' in ctx.systemPrompt.config).toBe(false)
+    expect(ctx.systemPrompt.config.persona).toBe('Be brief.')
+  })
+
+  it('forwards a configured toolOrder intact', async () => {
+    const toolOrder = ['zeta', TOOL_ORDER_REST, 'alpha']
+    const ctx = await load({ toolOrder })
+    expect(ctx.systemPrompt.config.toolOrder).toEqual(toolOrder)
+    expect(ctx.acpDemo.config.toolOrder).toEqual(toolOrder)
+  })
+
+  it('exposes its parsed config, with defaults, under ctx.acpDemo', async () => {
+    const ctx = await load({ maxSteps: 3 })
+    expect(ctx.acpDemo.config).toMatchObject({ model: 'scripted-echo', agentName: 'dsh-acp-demo', agentTitle: 'DSH', maxSteps: 3 })
+    expect(ctx.acpDemo.info).toEqual({ name: 'dsh-acp-demo', title: 'DSH', version: '0.1.0' })
+    expect(ctx.agentLoop.config).toMatchObject({ model: 'scripted-echo', maxSteps: 3 })
+  })
+
+  it('hands the spine no app keys', () => {
+    const config = { agentName: 'a', agentTitle: 'b', persona: '', model: 'm', toolOrder: undefined } as unknown as AcpDemoConfig
+    expect(spineConfigOf(config)).toEqual({ persona: '', model: 'm' })
+  })
+
+  it.each([
+    [{ toolOrder: [] }, /toolOrder is an empty list/],
+    [{ toolOrder: ['a'] }, /<unlisted-tools>/],
+    [{ toolOrder: 'a' }, /toolOrder/],
+    [{ persona: 5 }, /persona/],
+    [{ model: '' }, /model/],
+    [{ maxSteps: 0 }, /maxSteps/],
+    [{ persistenceRoot: 3 }, /persistenceRoot/],
+    [{ scripted: 'yes' }, /scripted/],
+    [{ agentName: '' }, /agentName/],
+    [{ agentName: 7 }, /agentName/],
+    [{ agentTitle: [] }, /agentTitle/],
+  ])('fails to load with %j', async (config, message) => {
+    await expect(load(config)).rejects.toThrow(message)
+  })
+})
