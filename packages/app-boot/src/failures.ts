@@ -106,5 +106,8 @@ export async function findFailures(
     add(code, entry, `plugin "${where.plugin}": ${text}`, error)
   }
   const position = new Map(entries.map((entry, index) => [entry.id, index]))
-  return failures.sort((a, b) => position.get(a.entry)! - position.get(b.entry)!)
+  // An entry waiting for a service is usually waiting for the entry that failed to provide it; when
+  // something failed for a reason of its own, that reason is the one line worth printing.
+  const causes = failures.filter((failure) => failure.code !== 'MISSING_SERVICE')
+  return (causes.length ? causes : failures).sort((a, b) => position.get(a.entry)! - position.get(b.entry)!)
 }

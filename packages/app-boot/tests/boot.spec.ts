@@ -152,6 +152,12 @@ describe('boot failures', () => {
     expect(error.message).toContain('entry "n" (fixture-needs-service): never started: no entry provides the service(s) it injects: "nowhere"')
   })
 
+  it('prints only the real cause when other entries wait for what the failed one would provide', async () => {
+    const { error, file } = await failure('- { id: t, name: fixture-throws }\n- { id: n, name: fixture-needs-service }\n')
+    expect(error.code).toBe('PLUGIN_FAILED')
+    expect(error.message).toBe(`${file}: entry "t" (fixture-throws): failed to start: cannot open port 0 (second line)`)
+  })
+
   it('names a nested plugin that fails while its parent keeps running', async () => {
     const { error } = await failure('- { id: nb, name: fixture-nested-bad }\n')
     expect(error.code).toBe('INVALID_CONFIG')
