@@ -1,0 +1,14 @@
+/** Every way the inspector can refuse to answer; `main` turns each into one stderr line and exit 1. */
+export type PromptCliErrorCode =
+  | 'USAGE'
+  | 'INPUT'
+  | 'BOOT'
+  | 'MISCONFIGURED'
+
+/** The one error class of dsh-prompt. */
+export class PromptCliError extends Error {
+  override name = 'PromptCliError'
+  constructor(public readonly code: PromptCliErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}

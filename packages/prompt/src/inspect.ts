@@ -1,0 +1,113 @@
+import type { Context } from 'cordis'
+import { BootError, boot } from 'dsh-app-boot'
+import type { BootedApp, LogLevel } from 'dsh-app-boot'
+import type {} from 'dsh-agent-loop'
+import { renderPrompt } from 'dsh-system-prompt'
+import type { AssembleContext, PromptInspection } from 'dsh-system-prompt'
+import type { RequestHeader } from 'dsh-session'
+import { DEFAULT_SETTLE_MS } from './cli.ts'
+import { PromptCliError } from './errors.ts'
+import { fingerprint, type Fingerprint } from './fingerprint.ts'
+import { findOwners } from './owners.ts'
+import { explainPositions, type ToolPosition } from './reasons.ts'
+import { resolverFor } from './resolve.ts'
+import { renderSections, type RenderedSection } from './sections.ts'
+import { settle, type SettleReport } from './settle.ts'
+
+export interface InspectOptions {
+  /** The app file (a YAML list of loader entries). */
+  file: string
+  /** Quiet time after the last tool or prompt change before assembling; default 200 ms. */
+  settleMs?: number
+}
+
+/** One tool of an inspected prompt: where it stands, why, and who contributed it. */
+export interface InspectedTool extends ToolPosition {
+  /** The plugin that registered or provided the tool (its Cordis name). */
+  plugin: string
+  /** The app-file entry that plugin runs under. */
+  entry: string | null
+  sha256: string
+}
+
+/** Everything `dsh-prompt inspect` reports about one app file. */
+export interface AppInspection {
+  file: string
+  context: AssembleContext
+  toolOrder: string[] | null
+  sections: RenderedSection[]
+  tools: InspectedTool[]
+  /** Canonical tools a `system-prompt/assemble` listener dropped. */
+  removedByListeners: string[]
+  header: RequestHeader
+  fingerprint: Fingerprint
+  settle: SettleReport
+}
+
+/**
+ * Boots an app file without serving it, waits for delayed registrations, assembles once with the agent
+ * loop's context and explains the result. Always disposes the app. A boot failure is a `BOOT` error; an
+ * assembly failure (say, `toolOrder` naming an unregistered tool) is `MISCONFIGURED` with the message a
+ * turn would end with.
+ */
+export async function inspectApp(options: InspectOptions): Promise<AppInspection> {
+  let app: BootedApp
+  try {
+    app = await boot({ file: options.file, resolve: resolverFor(options.file), logLevel: logLevel() })
+  } catch (error) {
+    if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
+    throw error
+  }
+  try {
+    // every delayed registration's timer was started before boot() resolved, so now bounds them all
+    const report = await settle(app.ctx, options.settleMs ?? DEFAULT_SETTLE_MS, Date.now())
+    return await explain(app, options.file, report)
+  } finally {
+    await app.dispose()
+  }
+}
+
+async function explain(app: BootedApp, file: string, report: SettleReport): Promise<AppInspection> {
+  const ctx: Context = app.ctx
+  const systemPrompt = ctx.get('systemPrompt')
+  if (!systemPrompt) {
+    throw new PromptCliError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to inspect`)
+  }
+  const loop = ctx.get('agentLoop')
+  const context: AssembleContext = loop ? { model: loop.config.model, cwd: loop.cwd } : {}
+  let inspection: PromptInspection
+  let system: string
+  let sections: RenderedSection[]
+  try {
+    inspection = await systemPrompt.inspect(context)
+    system = renderPrompt(inspection.assembly)
+    sections = renderSections(inspection.assembly, inspection.sectionOrders)
+  } catch (error) {
+    if (error instanceof Error && error.name === 'SystemPromptError') throw new PromptCliError('MISCONFIGURED', error.message, { cause: error })
+    throw error
+  }
+  const { assembly, canonical, toolOrder } = inspection
+  const header: RequestHeader = { model: context.model ?? '', system, tools: assembly.tools }
+  const print = fingerprint(header)
+  const owners = findOwners(ctx, app.entries, inspection.owners)
+  const { tools, removed } = explainPositions(assembly.tools, canonical, toolOrder)
+  return {
+    file,
+    context,
+    toolOrder: toolOrder ? [...toolOrder] : null,
+    sections,
+    tools: tools.map((tool, index) => {
+      const owner = owners.get(tool.name)
+      return { ...tool, plugin: owner?.plugin ?? 'a system-prompt/assemble listener', entry: owner?.entry ?? null, sha256: print.perTool[index].sha256 }
+    }),
+    removedByListeners: removed,
+    header,
+    fingerprint: print,
+    settle: report,
+  }
+}
+
+/** The inspector keeps stderr for its own one-line errors unless `DSH_LOG_LEVEL` asks for more. */
+function logLevel(): LogLevel {
+  return (process.env.DSH_LOG_LEVEL || 'warn') as LogLevel
+}

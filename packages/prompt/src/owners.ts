@@ -1,0 +1,40 @@
+import type { Context } from 'cordis'
+import type { BootedEntry } from 'dsh-app-boot'
+import { allFibers, effectLabels, entryOf } from './fibers.ts'
+
+/** Who put a tool into the prompt: the plugin (fiber name) and the app-file entry it runs under. */
+export interface ToolOwner {
+  plugin: string
+  entry: string | undefined
+}
+
+const REGISTER = /^tools\.register\((.*)\)$/
+const PROVIDER = 'systemPrompt.tools()'
+
+/**
+ * Tool name → owner. `systemPrompt` only knows the provider (for registry tools that is always
+ * `ToolRuntime`), so registry tools are traced to the plugin whose `tools.register(name)` effect is live.
+ */
+export function findOwners(ctx: Context, entries: readonly BootedEntry[], providers: ReadonlyMap<string, string>): Map<string, ToolOwner> {
+  const registered = new Map<string, ToolOwner>()
+  const providerFibers = new Map<string, ToolOwner[]>()
+  for (const fiber of allFibers(ctx)) {
+    const entry = entryOf(fiber, entries)?.id
+    for (const label of effectLabels(fiber)) {
+      const match = REGISTER.exec(label)
+      if (match) registered.set(match[1], { plugin: fiber.name, entry })
+      else if (label === PROVIDER) {
+        const list = providerFibers.get(fiber.name) ?? []
+        list.push({ plugin: fiber.name, entry })
+        providerFibers.set(fiber.name, list)
+      }
+    }
+  }
+  const owners = new Map<string, ToolOwner>()
+  for (const [tool, provider] of providers) {
+    const candidates = providerFibers.get(provider)
+    const viaProvider = candidates?.length === 1 ? candidates[0] : { plugin: provider, entry: undefined }
+    owners.set(tool, registered.get(tool) ?? viaProvider)
+  }
+  return owners
+}

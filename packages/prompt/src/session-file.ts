@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises'
+import type { RequestHeader } from 'dsh-session'
+import { PromptCliError } from './errors.ts'
+
+/** A `request/header` event read from a session log. */
+export interface LoggedHeader {
+  seq: number
+  /** 1-based line of the event in the file. */
+  line: number
+  turn: number | null
+  step: number | null
+  reason: string | null
+  header: RequestHeader
+}
+
+/**
+ * Reads a session log (JSONL, one event per line) and returns the `request/header` with `seq`, or the
+ * last one when `seq` is omitted. Read-only: a torn last line (a crash mid-write) is skipped, not repaired.
+ */
+export async function readSessionHeader(path: string, seq?: number): Promise<LoggedHeader> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new PromptCliError('INPUT', `${path}: cannot read session log: ${(error as Error).message}`, { cause: error })
+  }
+  const headers = parseHeaders(text, path)
+  if (seq === undefined) {
+    const last = headers[headers.length - 1]
+    if (!last) throw new PromptCliError('INPUT', `${path}: no request/header event in this session log`)
+    return last
+  }
+  const found = headers.find((header) => header.seq === seq)
+  if (!found) {
+    const seqs = headers.map((header) => header.seq).join(', ') || '(none)'
+    throw new PromptCliError('INPUT', `${path}: no request/header event with seq ${seq}; request/header seqs: ${seqs}`)
+  }
+  return found
+}
+
+function parseHeaders(text: string, path: string): LoggedHeader[] {
+  const lines = text.split('\n')
+  const headers: LoggedHeader[] = []
+  lines.forEach((raw, index) => {
+    const line = index + 1
+    if (raw.trim() === '') return
+    let event: any
+    try {
+      event = JSON.parse(raw)
+    } catch (error) {
+      // only the unterminated last line may be torn; anything else is a broken log
+      if (index === lines.length - 1) return
+      throw new PromptCliError('INPUT', `${path}:${line}: not a JSON event: ${(error as Error).message}`)
+    }
+    if (!event || typeof event !== 'object' || event.type !== 'request/header') return
+    if (!Number.isSafeInteger(event.seq)) throw new PromptCliError('INPUT', `${path}:${line}: request/header event has no integer seq, got ${JSON.stringify(event.seq)}`)
+    const header = event.data?.header
+    const problem = headerProblem(header)
+    if (problem) throw new PromptCliError('INPUT', `${path}:${line}: request/header seq ${event.seq}: ${problem}`)
+    const { turn, step, reason } = event.data
+    headers.push({
+      seq: event.seq,
+      line,
+      turn: Number.isSafeInteger(turn) ? turn : null,
+      step: Number.isSafeInteger(step) ? step : null,
+      reason: typeof reason === 'string' ? reason : null,
+      header: { model: header.model, system: header.system, tools: header.tools },
+    })
+  })
+  return headers
+}
+
+function headerProblem(header: any): string | undefined {
+  if (!header || typeof header !== 'object' || Array.isArray(header)) return 'data.header must be an object { model, system, tools }'
+  if (typeof header.model !== 'string') return `data.header.model must be a string, got ${JSON.stringify(header.model)}`
+  if (typeof header.system !== 'string') return `data.header.system must be a string, got ${JSON.stringify(header.system)}`
+  if (!Array.isArray(header.tools)) return `data.header.tools must be a list of tools, got ${JSON.stringify(header.tools)}`
+  const bad = header.tools.findIndex((tool: any) => !tool || typeof tool !== 'object' || typeof tool.name !== 'string')
+  if (bad >= 0) return `data.header.tools[${bad}] must be a tool { name, description, parameters }`
+  return undefined
+}
