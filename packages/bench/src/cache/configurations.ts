@@ -1,0 +1,25 @@
+import type { ToolUpdateMode } from 'dsh-llm'
+import { TOOL_ORDER_REST } from 'dsh-system-prompt'
+import type { Wire } from './ideal.ts'
+import { CORE_TOOL_NAMES } from './tools.ts'
+
+/** One full run of the session: which wire, which tool order, which tool-update mode. */
+export interface Configuration {
+  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history'
+  /** What it stands for, for tables and the chart legend. */
+  label: string
+  wire: Wire
+  /** Baseline only: reorder tools by registration in this process (a harness without canonical order). */
+  registrationOrder?: boolean
+  toolOrder?: string[]
+  /** Tool-update mode of the model on the Messages route. */
+  toolUpdate?: ToolUpdateMode
+}
+
+export const CONFIGURATIONS: Configuration[] = [
+  { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true },
+  { key: 'canonical', label: 'canonical order, chat completions', wire: 'chat-completions' },
+  { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
+  { key: 'addition_only', label: 'messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only' },
+  { key: 'in_history', label: 'messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history' },
+]

@@ -1,0 +1,101 @@
+import { Context, type Plugin } from 'cordis'
+import type { Agent } from 'dsh-agent-loop'
+import AgentSpine from 'dsh-agent-spine-demo'
+import AnthropicProvider from 'dsh-llm-anthropic'
+import OpenAIProvider from 'dsh-llm-openai'
+import type {} from 'dsh-tools'
+import ToolsStatic from 'dsh-tools-static'
+import type { Configuration } from './configurations.ts'
+import type { ToolGroup } from './tools.ts'
+import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
+
+export const MODEL = 'emulated-coder'
+export const SESSION = 'bench-cache-session'
+export const KEY_ENV = 'DSH_BENCH_CACHE_API_KEY'
+const PERSONA = 'You are a careful senior engineer working in {{cwd}} on the shop-api service. '
+  + 'Prefer small, tested changes, and say what you changed and why.'
+const CWD = '/workspace/shop-api'
+/** Virtual milliseconds between two registrations of a boot. */
+const DELAY_STEP_MS = 3
+
+/** One simulated process, booted and holding the resumed session's agent. */
+export interface Lifetime {
+  agent: Agent
+  /** Tool names in the order they registered during the boot. */
+  registered: string[]
+  /** Loads one more plugin into the running process. */
+  load(plugin: Plugin, config?: unknown): Promise<void>
+  /** Ends the process: forgets the agent (its session is flushed to disk) and disposes every plugin. */
+  stop(): Promise<void>
+}
+
+/**
+ * Boots one process: the real spine (persisting to `root`), the configuration's adapter pointed at the
+ * emulator, and one `dsh-tools-static` plugin per group whose tools register one by one in `order` —
+ * each tool's `delayMs` is its place in the shuffled order. The delays run on a virtual clock, so the
+ * race comes out as planned however busy the machine is. Then the session is resumed from disk.
+ */
+export async function boot(configuration: Configuration, origin: string, root: string, groups: ToolGroup[], order: string[]): Promise<Lifetime> {
+  const ctx = new Context()
+  const fibers: { dispose(): Promise<void> }[] = []
+  const load = async (plugin: Plugin, config?: unknown) => {
+    fibers.push(await ctx.plugin(plugin, config))
+  }
+  await load(AgentSpine, {
+    persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
+    ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
+  })
+  if (configuration.registrationOrder) await load(RegistrationOrder)
+  if (configuration.wire === 'chat-completions') {
+    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [MODEL] })
+  } else {
+    await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
+  }
+
+  const rank = new Map(order.map((name, index) => [name, index]))
+  const registered: string[] = []
+  const stopRecording = ctx.on('tools/change', ({ action, name }) => { if (action === 'register') registered.push(name) })
+  const clock = new VirtualClock()
+  clock.install()
+  try {
+    await Promise.all(groups.map((group) => load(ToolsStatic, {
+      tools: group.tools.map((tool) => ({ ...tool, delayMs: VIRTUAL_EPOCH_MS + DELAY_STEP_MS * rank.get(tool.name)! })),
+    })))
+  } finally {
+    clock.uninstall()
+  }
+  await clock.run()
+  stopRecording()
+
+  const agent = await ctx.agentLoop.createAgent({ id: SESSION })
+  return {
+    agent,
+    registered,
+    load,
+    async stop() {
+      await ctx.agentLoop.removeAgent(SESSION)
+      for (const fiber of fibers.reverse()) await fiber.dispose()
+    },
+  }
+}
+
+/**
+ * The baseline harness: the tool list in the order the tools registered in this process, as harnesses
+ * without a canonical order send it. A benchmark-only `system-prompt/assemble` listener.
+ */
+const RegistrationOrder = {
+  name: 'bench-registration-order',
+  inject: ['systemPrompt', 'tools'],
+  apply(ctx: Context) {
+    const rank = new Map<string, number>()
+    let next = 0
+    ctx.on('tools/change', ({ action, name }) => {
+      if (action === 'register') rank.set(name, next++)
+      else if (action === 'unregister') rank.delete(name)
+    })
+    ctx.on('system-prompt/assemble', async (assembly, _context, proceed) => {
+      assembly.tools.sort((a, b) => (rank.get(a.name) ?? next) - (rank.get(b.name) ?? next))
+      return proceed()
+    })
+  },
+}

@@ -1,0 +1,118 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
+
+/**
+ * Checks a Chat Completions request the way `dsh-llm-openai` must send it and renders what the model
+ * sees: the tools array first, then every message, the system message included.
+ */
+export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[]): ReadRequest {
+  const problems: string[] = []
+  const problem = (message: string) => problems.push(`chat completions: ${message}`)
+  const writer = new PromptWriter()
+  const turns: Turn[] = []
+  if (!String(headers.authorization ?? '').startsWith('Bearer ')) problem('no Authorization: Bearer header')
+  if (!isObject(body)) {
+    problem('the body is not a JSON object')
+    return { problems, prompt: writer.finish([]), turns }
+  }
+  if (!models.includes(body.model)) problem(`model ${JSON.stringify(body.model)} is not served; models: ${models.join(', ')}`)
+  if (body.stream !== true) problem('stream is not true')
+  if (body.stream_options?.include_usage !== true) problem('stream_options.include_usage is not true (no usage would be reported)')
+
+  const declared: string[] = []
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools) || body.tools.length === 0) problem('tools is present but not a non-empty array')
+    for (const [index, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
+      const fn = tool?.function
+      if (tool?.type !== 'function' || !isObject(fn) || typeof fn.name !== 'string' || typeof fn.description !== 'string' || !isObject(fn.parameters)) {
+        problem(`tools[${index}] is not { type: 'function', function: { name, description, parameters } }`)
+        continue
+      }
+      if (declared.includes(fn.name)) problem(`tool ${JSON.stringify(fn.name)} is declared twice`)
+      declared.push(fn.name)
+      writer.tool(fn.name, fn)
+    }
+  }
+
+  const messages: unknown[] = Array.isArray(body.messages) ? body.messages : []
+  if (messages.length === 0) problem('messages is not a non-empty array')
+  const callNames = new Map<string, string>()
+  let pending = new Set<string>()
+  messages.forEach((message, index) => {
+    const where = `messages[${index}]`
+    if (!isObject(message)) return problem(`${where} is not an object`)
+    if (message.role !== 'tool' && pending.size) problem(`${where} (${message.role}) comes before the results of tool calls ${[...pending].join(', ')}`)
+    switch (message.role) {
+      case 'system':
+        if (index !== 0) problem(`${where}: a system message after the first message`)
+        if (typeof message.content !== 'string') problem(`${where}: system content is not a string`)
+        writer.write(`<|system|>\n${message.content}\n<|end|>\n`)
+        return
+      case 'user':
+        if (typeof message.content !== 'string') problem(`${where}: user content is not a string`)
+        writer.write(`<|user|>\n${message.content}\n<|end|>\n`)
+        turns.push({ role: 'user', text: String(message.content) })
+        return
+      case 'assistant': {
+        const calls: unknown[] = message.tool_calls ?? []
+        if (!Array.isArray(calls)) return problem(`${where}: tool_calls is not an array`)
+        if (calls.length === 0 && typeof message.content !== 'string') problem(`${where}: an assistant message with neither content nor tool calls`)
+        let rendered = `<|assistant|>\n${message.content ?? ''}`
+        pending = new Set()
+        for (const call of calls as any[]) {
+          if (typeof call?.id !== 'string' || call.type !== 'function' || typeof call.function?.name !== 'string' || typeof call.function.arguments !== 'string') {
+            problem(`${where}: a tool call is not { id, type: 'function', function: { name, arguments } }`)
+            continue
+          }
+          try {
+            JSON.parse(call.function.arguments)
+          } catch {
+            problem(`${where}: tool call ${call.id} has arguments that are not JSON`)
+          }
+          callNames.set(call.id, call.function.name)
+          pending.add(call.id)
+          rendered += `<tool_call>${JSON.stringify({ name: call.function.name, arguments: call.function.arguments })}</tool_call>`
+        }
+        writer.write(`${rendered}\n<|end|>\n`)
+        turns.push({ role: 'assistant' })
+        return
+      }
+      case 'tool':
+        if (!pending.delete(message.tool_call_id)) problem(`${where}: a result for ${JSON.stringify(message.tool_call_id)}, which no preceding assistant message called`)
+        if (typeof message.content !== 'string') problem(`${where}: tool content is not a string`)
+        writer.write(`<|tool|>${message.tool_call_id}\n${message.content}\n<|end|>\n`)
+        turns.push({ role: 'tool', name: callNames.get(message.tool_call_id) ?? '', output: String(message.content) })
+        return
+      default:
+        problem(`${where}: unknown role ${JSON.stringify(message.role)}`)
+    }
+  })
+  if (pending.size) problem(`the request ends before the results of tool calls ${[...pending].join(', ')}`)
+  const last = messages.at(-1) as { role?: string } | undefined
+  if (last && last.role !== 'user' && last.role !== 'tool') problem(`the last message is ${JSON.stringify(last.role)}, so there is nothing to answer`)
+  return { problems, prompt: writer.finish(declared), turns }
+}
+
+/** The reply as a Chat Completions event stream: deltas, a finish chunk, a usage chunk, `[DONE]`. */
+export function chatStream(reply: ModelReply, model: string, usage: PromptUsage): string {
+  const chunk = (delta: object, finish: string | null = null) =>
+    ({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })
+  const chunks: object[] = [chunk({ role: 'assistant', content: reply.call ? null : '' })]
+  for (const piece of pieces(reply.text)) chunks.push(chunk({ content: piece }))
+  if (reply.call) {
+    const { id, name, arguments: json } = reply.call
+    chunks.push(chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }))
+    for (const piece of pieces(json)) chunks.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }))
+  }
+  chunks.push(chunk({}, reply.call ? 'tool_calls' : 'stop'))
+  chunks.push({
+    id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [],
+    usage: {
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.outputTokens,
+      total_tokens: usage.promptTokens + usage.outputTokens,
+      prompt_tokens_details: { cached_tokens: usage.cachedTokens },
+    },
+  })
+  return chunks.map((item) => `data: ${JSON.stringify(item)}\n\n`).join('') + 'data: [DONE]\n\n'
+}

@@ -1,0 +1,84 @@
+/**
+ * `pnpm bench:cache [-- --json]`: how much of the ideal cached prefix a real DSH session keeps, per
+ * configuration, against a loopback prefix-caching provider. Prints a table (or one JSON object) and
+ * writes the per-turn chart to packages/bench/cache-chart.svg. Exits 1 when the emulator saw a protocol
+ * problem or a scripted turn went wrong, so the numbers are never read off a broken run.
+ */
+import { writeFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { renderChart, type Series } from './chart.ts'
+import { CONFIGURATIONS } from './configurations.ts'
+import { runConfiguration, type ConfigurationRun } from './conversation.ts'
+import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
+import { TARGETS, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
+
+const SEED = 20260706
+const CHART = new URL('../../cache-chart.svg', import.meta.url)
+const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
+  registration_order: { color: '#d62728' },
+  canonical: { color: '#1f77b4' },
+  tool_order: { color: '#2ca02c', dash: '8 4' },
+  addition_only: { color: '#ff7f0e' },
+  in_history: { color: '#8c564b', dash: '3 3' },
+}
+
+const args = process.argv.slice(2).filter((arg) => arg !== '--')
+const json = args.includes('--json')
+const started = performance.now()
+
+const runs: { run: ConfigurationRun; summary: Summary }[] = []
+for (const configuration of CONFIGURATIONS) {
+  if (!json) process.stderr.write(`bench:cache: ${configuration.key}…\n`)
+  const run = await runConfiguration(configuration, SEED)
+  runs.push({ run, summary: summarize(run) })
+}
+
+const results: Record<string, number> = {}
+for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary))
+const problems = runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`))
+results.cache_requests = runs[0]?.summary.requests ?? 0
+results.cache_protocol_problems = problems.length
+
+const reference = runs.find(({ run }) => run.configuration.key === 'canonical')!.run
+const series: Series[] = runs.map(({ run, summary }) => ({
+  label: `${run.configuration.key} · ${run.configuration.wire} · ${(summary.share * 100).toFixed(2)} % of ideal`,
+  ...STYLE[run.configuration.key]!,
+  values: perTurn(run, TURNS.length, (request) => request.cachedTokens),
+}))
+series.push({
+  label: 'ideal · chat-completions',
+  color: '#9a9a9a',
+  dash: '2 3',
+  values: perTurn(reference, TURNS.length, (request) => request.idealTokens),
+})
+await writeFile(CHART, renderChart({
+  title: `Cached prompt tokens per turn: ${TURNS.length} turns, ${LIFETIMES} restarts, ${ADDITIONS.length} tools added`,
+  yLabel: 'cached tokens (first request of the turn)',
+  series,
+  restarts: Array.from({ length: LIFETIMES - 1 }, (_, index) => (index + 1) * TURNS_PER_LIFETIME + 1),
+  additions: ADDITIONS.map(({ turn, tool }) => ({ turn, label: tool.name })),
+}))
+
+if (json) {
+  process.stdout.write(JSON.stringify(results) + '\n')
+} else {
+  const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
+  const widths = [20, 18, 9, 9, 7, 14, 13]
+  const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
+  console.log(row(header))
+  for (const { run, summary } of runs) {
+    const { key, wire } = run.configuration
+    console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart]))
+  }
+  console.log()
+  for (const target of TARGETS) {
+    const value = results[target.key]!
+    console.log(`${target.key.padEnd(40)} ${String(value).padStart(8)}  (target ${target.check} ${target.bound}: ${meets(value, target) ? 'met' : 'MISSED'})`)
+  }
+  console.log(`\n${results.cache_requests} requests per configuration; chart: ${fileURLToPath(CHART)}; ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
+if (problems.length) {
+  process.stderr.write(`bench:cache: ${problems.length} protocol problem(s):\n${problems.map((problem) => `  ${problem}`).join('\n')}\n`)
+  process.exitCode = 1
+}
