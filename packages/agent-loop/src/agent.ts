@@ -1,4 +1,4 @@
-import type { Context } from 'cordis'
+import { symbols, type Context } from 'cordis'
 import { LlmError, type GenerateOptions, type StreamEvent, type ToolCall, type Usage } from 'dsh-llm'
 import type { HeaderReason, RequestHeader, Session } from 'dsh-session'
 import { renderPrompt } from 'dsh-system-prompt'
@@ -26,16 +26,20 @@ export class Agent {
   private controller: AbortController | undefined
   private readonly headers = new HeaderMemo()
 
-  /** The loop's services, resolved once: the agent lives and dies with the loop that injected them. */
+  /**
+   * The loop's services, resolved once (the agent lives and dies with the loop that injected them) and
+   * unwrapped: Cordis's tracing proxies exist to tie effects to the calling plugin, the calls below create
+   * none, and each proxied call costs microseconds on every step.
+   */
   private readonly systemPrompt: Context['systemPrompt']
   private readonly llm: Context['llm']
   private readonly tools: Context['tools']
   private readonly emit: Context['emit']
 
   constructor(private readonly ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
-    this.systemPrompt = ctx.systemPrompt
-    this.llm = ctx.llm
-    this.tools = ctx.tools
+    this.systemPrompt = raw(ctx.systemPrompt)
+    this.llm = raw(ctx.llm)
+    this.tools = raw(ctx.tools)
     this.emit = ctx.emit
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
   }
@@ -184,4 +188,8 @@ export class Agent {
     })
     if (signal.aborted) throw new Cancelled()
   }
+}
+
+function raw<T extends object>(service: T): T {
+  return (service as { [symbols.original]?: T })[symbols.original] ?? service
 }

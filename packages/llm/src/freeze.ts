@@ -8,7 +8,8 @@ const deeplyFrozen = new WeakSet<object>()
 /**
  * Freezes `value` and everything reachable from it, in place, and returns the same reference.
  * AbortSignals are left alone (a frozen signal cannot be aborted-and-observed normally), and so are
- * functions (behaviour, not data) and typed arrays (which cannot be frozen). Getters are not invoked.
+ * functions (behaviour, not data) and typed arrays (which cannot be frozen). Getters on objects are not
+ * invoked; the items of a plain array are read by index.
  */
 export function deepFreeze<T>(value: T): T {
   if (!isFreezable(value) || deeplyFrozen.has(value)) return value
@@ -23,6 +24,11 @@ export function deepFreeze<T>(value: T): T {
       deeplyFrozen.add(node)
       visited.push(node)
       Object.freeze(node)
+      if (Array.isArray(node) && Object.getPrototypeOf(node) === Array.prototype) {
+        // Plain arrays hold their items as data properties; reading them by index skips a descriptor each.
+        for (let index = 0; index < node.length; index++) stack.push(node[index])
+        continue
+      }
       for (const key of Reflect.ownKeys(node)) {
         const descriptor = Object.getOwnPropertyDescriptor(node, key)
         if (descriptor && 'value' in descriptor) stack.push(descriptor.value)
@@ -46,3 +52,27 @@ function isFreezable(node: unknown): node is object {
   return !ArrayBuffer.isView(node)
 }
 
+/**
+ * A deep-frozen copy of a JSON-safe value, equal to what `JSON.parse(JSON.stringify(value))` returns:
+ * undefined properties are dropped and -0 becomes 0. The caller guarantees the value is JSON-safe
+ * (finite numbers, plain objects and arrays, no undefined array items); each node is copied, frozen and
+ * registered in one pass, without building the text.
+ */
+export function frozenJsonCopy<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return (Object.is(value, -0) ? 0 : value) as T
+  let copy: unknown[] | Record<string, unknown>
+  if (Array.isArray(value)) {
+    copy = new Array(value.length)
+    for (let index = 0; index < value.length; index++) copy[index] = frozenJsonCopy(value[index])
+  } else {
+    copy = {}
+    for (const key in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue
+      const item = (value as Record<string, unknown>)[key]
+      if (item !== undefined) copy[key] = frozenJsonCopy(item)
+    }
+  }
+  Object.freeze(copy)
+  deeplyFrozen.add(copy)
+  return copy as T
+}

@@ -15,7 +15,7 @@ export type {
 export { LlmRuntime, type LlmResponseInfo } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
 export { collect, type CollectedResponse } from './collect.ts'
-export { deepFreeze, isDeepFrozen } from './freeze.ts'
+export { deepFreeze, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
 export { addUsage, emptyUsage, normalizeUsage } from './usage.ts'
 export {
   TOOL_UPDATE_MODES,

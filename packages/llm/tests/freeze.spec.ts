@@ -75,3 +75,24 @@ describe('llm.stream freezing', () => {
     expect(Object.isFrozen(controller.signal)).toBe(false)
   })
 })
+
+describe('frozenJsonCopy', () => {
+  it('equals a JSON round trip for JSON-safe values, frozen all the way down', async () => {
+    const fc = (await import('fast-check')).default
+    const { frozenJsonCopy, isDeepFrozen } = await import('../src/index.ts')
+    const safe = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(), fc.boolean(), fc.constant(null), fc.constant(-0), fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.array(tie('value')),
+        fc.dictionary(fc.string(), fc.option(tie('value'), { nil: undefined })),
+      ),
+    })).value
+    fc.assert(fc.property(safe, (value) => {
+      const copy = frozenJsonCopy(value)
+      expect(copy).toStrictEqual(JSON.parse(JSON.stringify(value)))
+      expect(isDeepFrozen(copy)).toBe(true)
+      if (copy && typeof copy === 'object') expect(copy).not.toBe(value)
+    }))
+  })
+})

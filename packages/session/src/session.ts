@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-llm'
 import { SessionError, describe } from './errors.ts'
 import type { EventData, SessionEvent } from './events.ts'
-import { deepFreeze } from 'dsh-llm'
+import { deepFreeze, frozenJsonCopy } from 'dsh-llm'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
 import { validateEvent } from './validate.ts'
@@ -67,10 +67,11 @@ export class Session {
   append<K extends string>(type: K, data: EventData<K>): SessionEvent<K> {
     validateEvent(type, data)
     this.checkReferences(type, data)
-    const line = JSON.stringify({ seq: this.log.length + 1, time: new Date().toISOString(), type, data })
-    this.sink?.write(line + '\n')
-    // The logged event is the parsed line, so memory holds exactly what a reload will read.
-    const event = deepFreeze(JSON.parse(line)) as SessionEvent<K>
+    const envelope = { seq: this.log.length + 1, time: new Date().toISOString(), type, data }
+    this.sink?.write(JSON.stringify(envelope) + '\n')
+    // Memory holds exactly what a reload will read: validation proved the data JSON-safe, so a frozen
+    // JSON-faithful copy equals the parsed line without the round trip through text.
+    const event = frozenJsonCopy(envelope) as SessionEvent<K>
     this.log.push(event)
     return event
   }
