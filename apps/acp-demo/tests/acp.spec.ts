@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { client, methods } from '@agentclientprotocol/sdk'
-import type { AnyMessage, ClientConnection, ContentBlock, RequestError, SessionNotification, Stream } from '@agentclientprotocol/sdk'
+import type { AnyMessage, ClientConnection, ContentBlock, SessionNotification, Stream } from '@agentclientprotocol/sdk'
 import ScriptedLlm from 'dsh-llm-scripted'
 import ToolsStatic from 'dsh-tools-static'
 import AcpDemoApp, { type AcpDemoConfig } from '../src/index.ts'
+import { rejection } from './harness.ts'
 
 /** Two in-memory ends of one ACP connection. */
 function streamPair(): { agentSide: Stream; clientSide: Stream } {
@@ -48,15 +49,6 @@ async function setup(config: Partial<AcpDemoConfig> = {}, script?: object) {
     sessionId, prompt: typeof blocks === 'string' ? [{ type: 'text', text: blocks }] : blocks,
   })
   return { ctx, fiber, serving, connection, updates, open, prompt }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as RequestError
-  }
-  throw new Error('expected the request to fail')
 }
 
 describe('the ACP agent (in process)', () => {

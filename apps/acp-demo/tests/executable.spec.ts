@@ -2,9 +2,9 @@ import { rm, rmdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { methods, type RequestError } from '@agentclientprotocol/sdk'
+import { methods } from '@agentclientprotocol/sdk'
 import {
-  appFolder, appYaml, checkBalanced, drive, messageText, openSession, prompt, sessionEvents, spawnApp, until,
+  appFolder, appYaml, checkBalanced, drive, messageText, openSession, prompt, rejection, sessionEvents, spawnApp, until,
   type Driven, type SpawnOptions,
 } from './harness.ts'
 
@@ -20,15 +20,6 @@ afterEach(async () => {
     if (driven.child.exitCode === null) await driven.stop()
   }
 })
-
-async function rejection(promise: Promise<unknown>): Promise<RequestError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as RequestError
-  }
-  throw new Error('expected the request to fail')
-}
 
 describe('dsh-acp-demo over stdio', () => {
   it('answers initialize with its identity and baseline capabilities', async () => {

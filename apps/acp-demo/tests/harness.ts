@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { client, methods, ndJsonStream } from '@agentclientprotocol/sdk'
-import type { ClientConnection, SessionNotification } from '@agentclientprotocol/sdk'
+import type { ClientConnection, RequestError, SessionNotification } from '@agentclientprotocol/sdk'
 
 export const BIN = fileURLToPath(new URL('../bin/dsh-acp-demo', import.meta.url))
 
@@ -146,4 +146,14 @@ export function checkBalanced(events: readonly { type: string; data: any }[]): v
     if (type === 'turn/end') { if (turn !== data.turn || step) throw new Error(`turn ${data.turn} ended unbalanced`); turn = 0 }
   }
   if (turn || step) throw new Error('the log ends inside a turn')
+}
+
+/** The error an ACP request is refused with (fails the test when it succeeds). */
+export async function rejection(promise: Promise<unknown>): Promise<RequestError> {
+  try {
+    await promise
+  } catch (error) {
+    return error as RequestError
+  }
+  throw new Error('expected the request to fail')
 }

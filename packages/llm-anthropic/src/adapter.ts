@@ -1,10 +1,9 @@
-import type Anthropic from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
-import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { lazyConnection, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { AnthropicAdapterError } from './errors.ts'
-import { cancelled, requestFailure, streamFailure, type RequestSite } from './failures.ts'
+import { cancelled, requestFailure, streamFailure } from './failures.ts'
 import { buildMessagesRequest } from './request.ts'
 import { MessageStreamReader } from './stream-reader.ts'
 
@@ -18,26 +17,18 @@ export const PROVIDER = 'anthropic'
  */
 export function createAnthropicAdapter(input: Partial<AnthropicConfig>): LlmAdapter {
   const config = resolveConfig(input)
-  const url = `${config.baseURL.replace(/\/+$/, '')}/v1/messages`
   const modes = new Map(config.models.map((model) => [model.id, model.toolUpdate]))
   const modeOf = (model: string): ToolUpdateMode => modes.get(model) ?? 'none'
-  let connection: { client: Anthropic; apiKey: string } | undefined
-
-  const connect = (model: string) => {
-    if (connection) return connection
-    const apiKey = process.env[config.apiKeyEnv]
-    if (!apiKey) {
-      const state = apiKey === undefined ? 'is not set' : 'is empty'
-      throw new AnthropicAdapterError('MISSING_API_KEY', `environment variable ${config.apiKeyEnv} ${state} (needed by dsh-llm-anthropic for model ${model})`)
-    }
-    connection = { client: createClient(config, apiKey), apiKey }
-    return connection
-  }
+  const connect = lazyConnection(config, {
+    owner: 'dsh-llm-anthropic',
+    url: `${config.baseURL.replace(/\/+$/, '')}/v1/messages`,
+    AdapterError: AnthropicAdapterError,
+    createClient: (apiKey) => createClient(config, apiKey),
+  })
 
   async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal, model } = options
-    const { client, apiKey } = connect(model)
-    const site: RequestSite = { url, model, apiKey, ...config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs } }
+    const { client, site } = connect(model)
     if (signal?.aborted) throw cancelled(site)
     const { body, hasToolUpdates } = buildMessagesRequest(options, projectToolUpdates(options, modeOf(model)), config.maxTokens)
     const headers = hasToolUpdates && config.toolUpdateBeta ? { 'anthropic-beta': config.toolUpdateBeta } : undefined

@@ -23,4 +23,4 @@ export {
   type WireToolUpdateBlock,
 } from './request.ts'
 export { toUsage, UsageAccumulator, type WireUsage } from './usage.ts'
-export { retryAfterSeconds } from './failures.ts'
+export { retryAfterSeconds } from 'dsh-llm'

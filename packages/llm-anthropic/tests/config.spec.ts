@@ -1,26 +1,12 @@
-import { Context } from 'cordis'
-import LlmRuntime, { LlmError } from 'dsh-llm'
+import { LlmError } from 'dsh-llm'
+import { configRefusal, drainStream, loadWithLlm, sampleRequest, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter, type AnthropicConfig } from '../src/index.ts'
 import { reply, sendError, sendEvents } from './emulator.ts'
-import { drain, failure, request, setup } from './setup.ts'
+import { setup } from './setup.ts'
 
-async function load(config: Record<string, unknown>) {
-  const ctx = new Context()
-  await ctx.plugin(LlmRuntime)
-  const fiber = await ctx.plugin(AnthropicProvider, config as unknown as AnthropicConfig)
-  return { ctx, fiber }
-}
-
-/** The message a config is refused with (fails the test when it loads). */
-async function refusal(config: Record<string, unknown>): Promise<string> {
-  try {
-    await load(config)
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error(`expected ${JSON.stringify(config)} to be refused`)
-}
+const load = (config: Record<string, unknown>) => loadWithLlm(AnthropicProvider, config)
+const refusal = (config: Record<string, unknown>) => configRefusal(AnthropicProvider, config)
 
 describe('plugin', () => {
   it('serves its models through ctx.llm with their tool-update modes, and stops serving them when disposed', async () => {
@@ -45,7 +31,7 @@ describe('plugin', () => {
   it('sends the configured extra headers', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { headers: { 'x-team': 'dsh' } })
     try {
-      await drain(h.ctx, request())
+      await drainStream(h.ctx, sampleRequest())
       expect(h.server.requests[0].headers['x-team']).toBe('dsh')
     } finally {
       await h.teardown()
@@ -56,7 +42,7 @@ describe('plugin', () => {
     const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })))
     const h2 = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { baseURL: `${h.server.origin}/anthropic` })
     try {
-      await drain(h2.ctx, request())
+      await drainStream(h2.ctx, sampleRequest())
       expect(h.server.requests[0].url).toBe('/anthropic/v1/messages')
     } finally {
       await h.teardown()
@@ -67,7 +53,7 @@ describe('plugin', () => {
   it('retries as often as maxRetries says', async () => {
     const h = await setup((_, res) => sendError(res, 500, 'api_error', 'busy', { 'retry-after-ms': '1' }), { maxRetries: 2 })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 500')
       expect(h.server.requests).toHaveLength(3)
     } finally {

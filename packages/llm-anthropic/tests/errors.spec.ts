@@ -1,28 +1,12 @@
-import { Context } from 'cordis'
-import LlmRuntime, { LlmError } from 'dsh-llm'
+import { LlmError } from 'dsh-llm'
+import { adapterCause, drainStream, exposedText, loadWithLlm, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { AnthropicAdapterError, type AnthropicConfig } from '../src/index.ts'
+import AnthropicProvider, { AnthropicAdapterError } from '../src/index.ts'
 import { frame, messageStart, reply, sendError, sendEvents } from './emulator.ts'
-import { startLoopback } from './loopback.ts'
-import { drain, failure, request, setup } from './setup.ts'
+import { setup } from './setup.ts'
 
 /** The adapter's own error behind the runtime's `ADAPTER_ERROR`/`CANCELLED` wrapper. */
-function cause(error: Error) {
-  expect(error).toBeInstanceOf(LlmError)
-  return (error as LlmError).cause as AnthropicAdapterError
-}
-
-/** Everything an error exposes as text: message, stack, causes, own properties. */
-function everything(error: unknown): string {
-  const parts: string[] = []
-  let current: unknown = error
-  for (let depth = 0; current && depth < 6; depth++) {
-    if (current instanceof Error) parts.push(current.message, current.stack ?? '', JSON.stringify(current))
-    else parts.push(String(current))
-    current = current instanceof Error ? current.cause : undefined
-  }
-  return parts.join('\n')
-}
+const cause = (error: Error) => adapterCause<AnthropicAdapterError>(error)
 
 const textStart = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }
 const textDelta = (text: string) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })
@@ -30,11 +14,9 @@ const textDelta = (text: string) => ({ type: 'content_block_delta', index: 0, de
 describe('API key', () => {
   it('fails with a message naming the variable and sends no request when it is not set', async () => {
     const server = await startLoopback((_, res) => sendEvents(res, reply({ text: 'never' })))
-    const ctx = new Context()
-    await ctx.plugin(LlmRuntime)
-    await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat'] } as AnthropicConfig)
+    const { ctx } = await loadWithLlm(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat'] })
     try {
-      const error = await failure(ctx, request({ model: 'deepseek-chat' }))
+      const error = await streamError(ctx, sampleRequest({ model: 'deepseek-chat' }))
       expect(error.message).toContain('environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by dsh-llm-anthropic for model deepseek-chat)')
       expect(cause(error).code).toBe('MISSING_API_KEY')
       expect(server.requests).toHaveLength(0)
@@ -45,14 +27,12 @@ describe('API key', () => {
 
   it('reads the key at the first request, not when the plugin loads', async () => {
     const server = await startLoopback((_, res) => sendEvents(res, reply({ text: 'ok' })))
-    const ctx = new Context()
-    await ctx.plugin(LlmRuntime)
     const name = 'DSH_TEST_LATE_ANTHROPIC_KEY'
     delete process.env[name]
-    await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] } as AnthropicConfig)
+    const { ctx } = await loadWithLlm(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] })
     process.env[name] = 'sk-ant-late'
     try {
-      await drain(ctx, request({ model: 'm' }))
+      await drainStream(ctx, sampleRequest({ model: 'm' }))
       expect(server.requests[0].headers.authorization).toBe('Bearer sk-ant-late')
     } finally {
       delete process.env[name]
@@ -63,10 +43,10 @@ describe('API key', () => {
   it('never shows the key, even when the provider echoes it back', async () => {
     const h = await setup((req, res) => sendError(res, 401, 'authentication_error', `invalid x-api-key ${req.headers.authorization?.slice(7)}`))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 401')
       expect(error.message).toContain('authentication_error: invalid x-api-key [redacted]')
-      expect(everything(error)).not.toContain(h.key.value)
+      expect(exposedText(error)).not.toContain(h.key.value)
     } finally {
       await h.teardown()
     }
@@ -77,7 +57,7 @@ describe('HTTP failures', () => {
   it('reports HTTP 500 with the status and the provider message, without retrying', async () => {
     const h = await setup((_, res) => sendError(res, 500, 'api_error', 'the model is on fire'))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toMatch(/HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1\/messages for model "test-model": api_error: the model is on fire/)
       expect(cause(error)).toMatchObject({ code: 'HTTP_ERROR', status: 500 })
       expect(h.server.requests).toHaveLength(1)
@@ -89,7 +69,7 @@ describe('HTTP failures', () => {
   it('reports 429 with the retry-after seconds', async () => {
     const h = await setup((_, res) => sendError(res, 429, 'rate_limit_error', 'slow down', { 'retry-after': '23' }))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 429')
       expect(error.message).toContain('retry after 23 s')
       expect(cause(error)).toMatchObject({ code: 'HTTP_ERROR', status: 429, retryAfterSeconds: 23 })
@@ -105,7 +85,7 @@ describe('HTTP failures', () => {
       res.end('Bad Gateway from the proxy')
     })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 502')
       expect(error.message).toContain('Bad Gateway from the proxy')
     } finally {
@@ -124,7 +104,7 @@ describe('broken streams', () => {
     try {
       const seen: string[] = []
       const error = await (async () => {
-        for await (const event of h.ctx.llm.stream(request())) if (event.type === 'text') seen.push(event.delta)
+        for await (const event of h.ctx.llm.stream(sampleRequest())) if (event.type === 'text') seen.push(event.delta)
       })().then(() => undefined, (e: Error) => e)
       expect(seen.join('')).toBe('partial answer')
       expect(error?.message).toMatch(/connection to .* was lost mid-stream for model "test-model" after 4 events/)
@@ -141,7 +121,7 @@ describe('broken streams', () => {
       res.end('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,\n\n')
     })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('MALFORMED_STREAM')
       expect(error.message).toContain('malformed server-sent event')
       expect(error.message).toContain('after 1 events')
@@ -153,7 +133,7 @@ describe('broken streams', () => {
   it('reports a stream that ends without message_stop as truncated', async () => {
     const h = await setup((_, res) => sendEvents(res, [messageStart(), textStart, textDelta('half an ans')]))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('TRUNCATED_STREAM')
       expect(error.message).toContain('without message_stop')
     } finally {
@@ -164,7 +144,7 @@ describe('broken streams', () => {
   it('rejects tool input that is not valid JSON', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({ calls: [{ id: 'toolu_1', name: 'read', input: '{"input": "a' }] })))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('INVALID_TOOL_CALL')
       expect(error.message).toContain('tool call "read" (id toolu_1) has input that is not valid JSON')
     } finally {
@@ -178,7 +158,7 @@ describe('broken streams', () => {
       { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
     ]))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('reported an error mid-stream for model "test-model": overloaded_error: Overloaded')
     } finally {
       await h.teardown()
@@ -200,7 +180,7 @@ describe('cancellation and timeouts', () => {
       const controller = new AbortController()
       const started = Date.now()
       const error = await (async () => {
-        for await (const event of h.ctx.llm.stream(request({ signal: controller.signal }))) {
+        for await (const event of h.ctx.llm.stream(sampleRequest({ signal: controller.signal }))) {
           if (event.type === 'text') controller.abort()
         }
       })().then(() => undefined, (e: Error) => e)
@@ -222,7 +202,7 @@ describe('cancellation and timeouts', () => {
       const adapter = h.ctx.llm.resolve('test-model')
       const started = Date.now()
       const error = await (async () => {
-        for await (const event of adapter.stream(request({ signal: controller.signal }))) {
+        for await (const event of adapter.stream(sampleRequest({ signal: controller.signal }))) {
           if (event.type === 'text') setTimeout(() => controller.abort(), 20)
         }
       })().then(() => undefined, (e: Error) => e)
@@ -237,7 +217,7 @@ describe('cancellation and timeouts', () => {
   it('times out after timeoutMs', async () => {
     const h = await setup(() => { /* never answers */ }, { timeoutMs: 100 })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('CONNECTION_ERROR')
       expect(error.message).toContain('timed out after 100 ms')
     } finally {

@@ -1,11 +1,12 @@
 import type { ChatMessage, GenerateOptions, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-llm'
+import { drainStream, sampleTool } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA } from '../src/index.ts'
 import { reply, sendEvents } from './emulator.ts'
-import { drain, setup, tool } from './setup.ts'
+import { setup } from './setup.ts'
 
-const read = tool('read')
-const write = tool('write')
+const read = sampleTool('read')
+const write = sampleTool('write')
 const grep = { name: 'grep', description: 'Searches files.', parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] } }
 
 const MODELS = [
@@ -62,7 +63,7 @@ function throughMessages(raw: string) {
 
 async function run(...requests: GenerateOptions[]) {
   const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { models: MODELS })
-  for (const options of requests) await drain(h.ctx, options)
+  for (const options of requests) await drainStream(h.ctx, options)
   await h.teardown()
   return h.server.requests.map((recorded) => ({ raw: recorded.body, body: JSON.parse(recorded.body), beta: recorded.headers['anthropic-beta'] }))
 }
@@ -180,7 +181,7 @@ describe('beta header', () => {
   it('uses the configured toolUpdateBeta value, and none at all when it is empty', async () => {
     for (const [toolUpdateBeta, expected] of [['tool-changes-test-1', 'tool-changes-test-1'], ['', undefined]] as const) {
       const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { models: MODELS, toolUpdateBeta })
-      await drain(h.ctx, afterAddition('m-add'))
+      await drainStream(h.ctx, afterAddition('m-add'))
       await h.teardown()
       expect(h.server.requests[0].headers['anthropic-beta']).toBe(expected)
       expect(systemMessages(h.server.bodies()[0])).toHaveLength(1)

@@ -1,13 +1,14 @@
 import fc from 'fast-check'
+import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import { messageEnd, messageStart, reply, sendEvents } from './emulator.ts'
-import { drain, request, setup, text, tool } from './setup.ts'
+import { setup } from './setup.ts'
 
 describe('text streaming', () => {
   it('streams the deltas and sends system, tools and history in the Messages shape', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({ text: 'Hello there, world' })))
     try {
-      const events = await drain(h.ctx, request({
+      const events = await drainStream(h.ctx, sampleRequest({
         messages: [
           { role: 'user', text: 'read a.txt and b.txt' },
           {
@@ -25,7 +26,7 @@ describe('text streaming', () => {
           { role: 'user', text: 'thanks' },
         ],
       }))
-      expect(text(events)).toBe('Hello there, world')
+      expect(joinText(events)).toBe('Hello there, world')
       expect(events.filter((event) => event.type === 'text').length).toBeGreaterThan(1)
       expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' })
 
@@ -39,8 +40,8 @@ describe('text streaming', () => {
         max_tokens: 4096,
         system: 'You are a test.',
         tools: [
-          { name: 'read', description: 'the read tool', input_schema: tool('read').parameters },
-          { name: 'write', description: 'the write tool', input_schema: tool('write').parameters },
+          { name: 'read', description: 'the read tool', input_schema: sampleTool('read').parameters },
+          { name: 'write', description: 'the write tool', input_schema: sampleTool('write').parameters },
         ],
         messages: [
           { role: 'user', content: 'read a.txt and b.txt' },
@@ -72,8 +73,8 @@ describe('text streaming', () => {
   it('uses the request maxTokens over the configured one, and the configured one over the default', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { maxTokens: 1000 })
     try {
-      await drain(h.ctx, request())
-      await drain(h.ctx, request({ maxTokens: 77 }))
+      await drainStream(h.ctx, sampleRequest())
+      await drainStream(h.ctx, sampleRequest({ maxTokens: 77 }))
       expect(h.server.bodies().map((body) => body.max_tokens)).toEqual([1000, 77])
     } finally {
       await h.teardown()
@@ -83,7 +84,7 @@ describe('text streaming', () => {
   it('omits an empty system prompt and an empty tool list', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })))
     try {
-      await drain(h.ctx, request({ system: '', tools: [] }))
+      await drainStream(h.ctx, sampleRequest({ system: '', tools: [] }))
       expect(Object.keys(h.server.bodies()[0])).toEqual(['model', 'max_tokens', 'messages', 'stream'])
     } finally {
       await h.teardown()
@@ -99,7 +100,7 @@ describe('text streaming', () => {
       ...messageEnd('max_tokens'),
     ]))
     try {
-      expect((await drain(h.ctx, request())).at(-1)).toEqual({ type: 'done', stopReason: 'max_tokens' })
+      expect((await drainStream(h.ctx, sampleRequest())).at(-1)).toEqual({ type: 'done', stopReason: 'max_tokens' })
     } finally {
       await h.teardown()
     }
@@ -118,7 +119,7 @@ describe('text streaming', () => {
       ...messageEnd('end_turn'),
     ]))
     try {
-      expect(text(await drain(h.ctx, request()))).toBe('answer')
+      expect(joinText(await drainStream(h.ctx, sampleRequest()))).toBe('answer')
     } finally {
       await h.teardown()
     }
@@ -135,8 +136,8 @@ describe('tool-call streaming', () => {
       ],
     })))
     try {
-      const events = await drain(h.ctx, request())
-      expect(text(events)).toBe('Let me look.')
+      const events = await drainStream(h.ctx, sampleRequest())
+      expect(joinText(events)).toBe('Let me look.')
       expect(events.filter((event) => event.type === 'tool-call')).toEqual([
         { type: 'tool-call', call: { id: 'toolu_a', name: 'read', arguments: { input: 'a long file name.txt', n: [1, 2, 3] } } },
         { type: 'tool-call', call: { id: 'toolu_b', name: 'write', arguments: { input: 'x' } } },
@@ -150,7 +151,7 @@ describe('tool-call streaming', () => {
   it('treats a tool_use without input deltas as an empty object', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({ calls: [{ id: 'toolu_a', name: 'read', input: '' }] })))
     try {
-      const calls = (await drain(h.ctx, request())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
+      const calls = (await drainStream(h.ctx, sampleRequest())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
       expect(calls).toEqual([{ id: 'toolu_a', name: 'read', arguments: {} }])
     } finally {
       await h.teardown()
@@ -166,7 +167,7 @@ describe('usage normalization', () => {
       end: { output_tokens: 40 },
     })))
     try {
-      const events = await drain(h.ctx, request())
+      const events = await drainStream(h.ctx, sampleRequest())
       expect(events.filter((event) => event.type === 'usage')).toEqual([{
         type: 'usage', usage: { inputTokens: 2373, outputTokens: 40, cacheReadTokens: 2048, cacheWriteTokens: 300 },
       }])
@@ -182,7 +183,7 @@ describe('usage normalization', () => {
       end: { input_tokens: 12, output_tokens: 9, cache_read_input_tokens: 100, cache_creation_input_tokens: null },
     })))
     try {
-      const usage = (await drain(h.ctx, request())).find((event) => event.type === 'usage')
+      const usage = (await drainStream(h.ctx, sampleRequest())).find((event) => event.type === 'usage')
       expect(usage).toEqual({ type: 'usage', usage: { inputTokens: 112, outputTokens: 9, cacheReadTokens: 100, cacheWriteTokens: 0 } })
     } finally {
       await h.teardown()
@@ -198,7 +199,7 @@ describe('tool declarations', () => {
         fc.uniqueArray(fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,11}$/), { minLength: 1, maxLength: 12 }),
         async (names) => {
           const before = h.server.requests.length
-          await drain(h.ctx, request({ tools: names.map((name) => tool(name)) }))
+          await drainStream(h.ctx, sampleRequest({ tools: names.map((name) => sampleTool(name)) }))
           const body = JSON.parse(h.server.requests[before].body)
           expect(body.tools.map((entry: { name: string }) => entry.name)).toEqual(names)
         },

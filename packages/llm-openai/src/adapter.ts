@@ -1,10 +1,9 @@
-import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
-import type OpenAI from 'openai'
+import { lazyConnection, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { createClient } from './client.ts'
 import { resolveConfig, type OpenAIConfig } from './config.ts'
 import { OpenAIAdapterError } from './errors.ts'
-import { cancelled, requestFailure, streamFailure, type RequestSite } from './failures.ts'
+import { cancelled, requestFailure, streamFailure } from './failures.ts'
 import { buildChatRequest } from './request.ts'
 import { ChatStreamReader } from './stream-reader.ts'
 
@@ -17,24 +16,16 @@ export const PROVIDER = 'openai'
  */
 export function createOpenAIAdapter(input: Partial<OpenAIConfig>): LlmAdapter {
   const config = resolveConfig(input)
-  const url = `${config.baseURL.replace(/\/+$/, '')}/chat/completions`
-  let connection: { client: OpenAI; apiKey: string } | undefined
-
-  const connect = (model: string) => {
-    if (connection) return connection
-    const apiKey = process.env[config.apiKeyEnv]
-    if (!apiKey) {
-      const state = apiKey === undefined ? 'is not set' : 'is empty'
-      throw new OpenAIAdapterError('MISSING_API_KEY', `environment variable ${config.apiKeyEnv} ${state} (needed by dsh-llm-openai for model ${model})`)
-    }
-    connection = { client: createClient(config, apiKey), apiKey }
-    return connection
-  }
+  const connect = lazyConnection(config, {
+    owner: 'dsh-llm-openai',
+    url: `${config.baseURL.replace(/\/+$/, '')}/chat/completions`,
+    AdapterError: OpenAIAdapterError,
+    createClient: (apiKey) => createClient(config, apiKey),
+  })
 
   async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal, model } = options
-    const { client, apiKey } = connect(model)
-    const site: RequestSite = { url, model, apiKey, ...config.timeoutMs !== undefined && { timeoutMs: config.timeoutMs } }
+    const { client, site } = connect(model)
     if (signal?.aborted) throw cancelled(site)
     const body = buildChatRequest(options, projectToolUpdates(options, 'none'))
     let chunks: AsyncIterable<ChatCompletionChunk>

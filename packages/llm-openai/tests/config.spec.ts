@@ -1,26 +1,12 @@
-import { Context } from 'cordis'
-import LlmRuntime, { LlmError } from 'dsh-llm'
+import { LlmError } from 'dsh-llm'
+import { configRefusal, drainStream, loadWithLlm, sampleRequest, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider, { createOpenAIAdapter, OpenAIAdapterError, type OpenAIConfig } from '../src/index.ts'
 import { sendError, sendStream, textReply } from './emulator.ts'
-import { drain, failure, request, setup } from './setup.ts'
+import { setup } from './setup.ts'
 
-async function load(config: Record<string, unknown>) {
-  const ctx = new Context()
-  await ctx.plugin(LlmRuntime)
-  const fiber = await ctx.plugin(OpenAIProvider, config as unknown as OpenAIConfig)
-  return { ctx, fiber }
-}
-
-/** The message a config is refused with (fails the test when it loads). */
-async function refusal(config: Record<string, unknown>): Promise<string> {
-  try {
-    await load(config)
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error(`expected ${JSON.stringify(config)} to be refused`)
-}
+const load = (config: Record<string, unknown>) => loadWithLlm(OpenAIProvider, config)
+const refusal = (config: Record<string, unknown>) => configRefusal(OpenAIProvider, config)
 
 describe('plugin', () => {
   it('serves its models through ctx.llm with defaults filled in, and stops serving them when disposed', async () => {
@@ -36,7 +22,7 @@ describe('plugin', () => {
   it('sends the configured extra headers', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')), { headers: { 'x-team': 'dsh' } })
     try {
-      await drain(h.ctx, request())
+      await drainStream(h.ctx, sampleRequest())
       expect(h.server.requests[0].headers['x-team']).toBe('dsh')
     } finally {
       await h.teardown()
@@ -47,7 +33,7 @@ describe('plugin', () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')))
     const h2 = await setup((_, res) => sendStream(res, textReply('ok')), { baseURL: `${h.server.origin}/v1/` })
     try {
-      await drain(h2.ctx, request())
+      await drainStream(h2.ctx, sampleRequest())
       expect(h.server.requests[0].url).toBe('/v1/chat/completions')
     } finally {
       await h.teardown()
@@ -58,7 +44,7 @@ describe('plugin', () => {
   it('retries as often as maxRetries says', async () => {
     const h = await setup((_, res) => sendError(res, 500, 'busy', { 'retry-after-ms': '1' }), { maxRetries: 2 })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 500')
       expect(h.server.requests).toHaveLength(3)
     } finally {

@@ -1,37 +1,19 @@
-import { Context } from 'cordis'
-import LlmRuntime, { LlmError } from 'dsh-llm'
+import { LlmError } from 'dsh-llm'
+import { adapterCause, drainStream, exposedText, loadWithLlm, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import OpenAIProvider, { OpenAIAdapterError, type OpenAIConfig } from '../src/index.ts'
+import OpenAIProvider, { OpenAIAdapterError } from '../src/index.ts'
 import { chunk, sendError, sendStream, textReply, toolCallReply } from './emulator.ts'
-import { startLoopback } from './loopback.ts'
-import { drain, failure, request, setup } from './setup.ts'
+import { setup } from './setup.ts'
 
 /** The adapter's own error behind the runtime's `ADAPTER_ERROR`/`CANCELLED` wrapper. */
-function cause(error: Error) {
-  expect(error).toBeInstanceOf(LlmError)
-  return (error as LlmError).cause as OpenAIAdapterError
-}
-
-/** Everything an error exposes as text: message, stack, causes, own properties. */
-function everything(error: unknown): string {
-  const parts: string[] = []
-  let current: unknown = error
-  for (let depth = 0; current && depth < 6; depth++) {
-    if (current instanceof Error) parts.push(current.message, current.stack ?? '', JSON.stringify(current))
-    else parts.push(String(current))
-    current = current instanceof Error ? current.cause : undefined
-  }
-  return parts.join('\n')
-}
+const cause = (error: Error) => adapterCause<OpenAIAdapterError>(error)
 
 describe('API key', () => {
   it('fails with a message naming the variable and sends no request when it is not set', async () => {
     const server = await startLoopback((_, res) => sendStream(res, textReply('never')))
-    const ctx = new Context()
-    await ctx.plugin(LlmRuntime)
-    await ctx.plugin(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat'] } as OpenAIConfig)
+    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat'] })
     try {
-      const error = await failure(ctx, request({ model: 'deepseek-chat' }))
+      const error = await streamError(ctx, sampleRequest({ model: 'deepseek-chat' }))
       expect(error.message).toContain('environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by dsh-llm-openai for model deepseek-chat)')
       expect(cause(error).code).toBe('MISSING_API_KEY')
       expect(server.requests).toHaveLength(0)
@@ -42,14 +24,12 @@ describe('API key', () => {
 
   it('reads the key at the first request, not when the plugin loads', async () => {
     const server = await startLoopback((_, res) => sendStream(res, textReply('ok')))
-    const ctx = new Context()
-    await ctx.plugin(LlmRuntime)
     const name = 'DSH_TEST_LATE_OPENAI_KEY'
     delete process.env[name]
-    await ctx.plugin(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] } as OpenAIConfig)
+    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] })
     process.env[name] = 'sk-late-key'
     try {
-      await drain(ctx, request({ model: 'm' }))
+      await drainStream(ctx, sampleRequest({ model: 'm' }))
       expect(server.requests[0].headers.authorization).toBe('Bearer sk-late-key')
     } finally {
       delete process.env[name]
@@ -59,12 +39,10 @@ describe('API key', () => {
 
   it('says when the variable is set but empty', async () => {
     const server = await startLoopback((_, res) => sendStream(res, textReply('never')))
-    const ctx = new Context()
-    await ctx.plugin(LlmRuntime)
     process.env.DSH_TEST_EMPTY_OPENAI_KEY = ''
-    await ctx.plugin(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_EMPTY_OPENAI_KEY', models: ['m'] } as OpenAIConfig)
+    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_EMPTY_OPENAI_KEY', models: ['m'] })
     try {
-      const error = await failure(ctx, request({ model: 'm' }))
+      const error = await streamError(ctx, sampleRequest({ model: 'm' }))
       expect(error.message).toContain('environment variable DSH_TEST_EMPTY_OPENAI_KEY is empty')
       expect(server.requests).toHaveLength(0)
     } finally {
@@ -76,10 +54,10 @@ describe('API key', () => {
   it('never shows the key, even when the provider echoes it back', async () => {
     const h = await setup((req, res) => sendError(res, 401, `Incorrect API key provided: ${req.headers.authorization?.slice(7)}`))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 401')
       expect(error.message).toContain('Incorrect API key provided: [redacted]')
-      expect(everything(error)).not.toContain(h.key.value)
+      expect(exposedText(error)).not.toContain(h.key.value)
     } finally {
       await h.teardown()
     }
@@ -90,7 +68,7 @@ describe('HTTP failures', () => {
   it('reports HTTP 500 with the status and the provider message, without retrying', async () => {
     const h = await setup((_, res) => sendError(res, 500, 'the model is on fire'))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toMatch(/HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions for model "test-model": the model is on fire/)
       expect(cause(error)).toMatchObject({ code: 'HTTP_ERROR', status: 500 })
       expect(h.server.requests).toHaveLength(1)
@@ -102,7 +80,7 @@ describe('HTTP failures', () => {
   it('reports 429 with the retry-after seconds', async () => {
     const h = await setup((_, res) => sendError(res, 429, 'slow down', { 'retry-after': '17' }))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 429')
       expect(error.message).toContain('retry after 17 s')
       expect(cause(error)).toMatchObject({ code: 'HTTP_ERROR', status: 429, retryAfterSeconds: 17 })
@@ -118,7 +96,7 @@ describe('HTTP failures', () => {
       res.end(JSON.stringify({ object: 'error', message: 'maximum context length is 4096 tokens', type: 'BadRequestError' }))
     })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('HTTP 400')
       expect(error.message).toContain('maximum context length is 4096 tokens')
     } finally {
@@ -132,7 +110,7 @@ describe('HTTP failures', () => {
     await server.close()
     const h = await setup((_, res) => sendStream(res, textReply('never')), { baseURL: origin })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('CONNECTION_ERROR')
       expect(error.message).toContain(`could not reach ${origin}/chat/completions`)
     } finally {
@@ -151,7 +129,7 @@ describe('broken streams', () => {
     try {
       const seen: string[] = []
       const error = await (async () => {
-        for await (const event of h.ctx.llm.stream(request())) if (event.type === 'text') seen.push(event.delta)
+        for await (const event of h.ctx.llm.stream(sampleRequest())) if (event.type === 'text') seen.push(event.delta)
       })().then(() => undefined, (e: Error) => e)
       expect(seen.join('')).toBe('partial answer')
       expect(error?.message).toMatch(/connection to .* was lost mid-stream for model "test-model" after 2 chunks/)
@@ -168,7 +146,7 @@ describe('broken streams', () => {
       res.end('data: {"choices":[{"delta":{"content":"x"}\n\n')
     })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('MALFORMED_STREAM')
       expect(error.message).toContain('malformed server-sent event')
       expect(error.message).toContain('after 1 chunks')
@@ -180,7 +158,7 @@ describe('broken streams', () => {
   it('reports a stream that ends without a finish_reason as truncated', async () => {
     const h = await setup((_, res) => sendStream(res, [chunk({ content: 'half an ans' })]))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('TRUNCATED_STREAM')
       expect(error.message).toContain('without a finish_reason')
     } finally {
@@ -191,7 +169,7 @@ describe('broken streams', () => {
   it('rejects tool-call arguments that are not valid JSON', async () => {
     const h = await setup((_, res) => sendStream(res, toolCallReply([{ id: 'call_1', name: 'read', arguments: '{"input": "a' }])))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('INVALID_TOOL_CALL')
       expect(error.message).toContain('tool call "read" (id call_1) has arguments that are not valid JSON')
     } finally {
@@ -202,7 +180,7 @@ describe('broken streams', () => {
   it('rejects tool-call arguments that are JSON but not an object', async () => {
     const h = await setup((_, res) => sendStream(res, toolCallReply([{ id: 'call_1', name: 'read', arguments: '[1,2]' }])))
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('tool call "read" (id call_1) has arguments that are not a JSON object: [1,2]')
     } finally {
       await h.teardown()
@@ -216,7 +194,7 @@ describe('broken streams', () => {
       res.end(`data: ${JSON.stringify({ error: { message: 'upstream overloaded', type: 'server_error' } })}\n\n`)
     })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(error.message).toContain('reported an error mid-stream for model "test-model": upstream overloaded')
     } finally {
       await h.teardown()
@@ -238,7 +216,7 @@ describe('cancellation and timeouts', () => {
       const controller = new AbortController()
       const started = Date.now()
       const error = await (async () => {
-        for await (const event of h.ctx.llm.stream(request({ signal: controller.signal }))) {
+        for await (const event of h.ctx.llm.stream(sampleRequest({ signal: controller.signal }))) {
           if (event.type === 'text') controller.abort()
         }
       })().then(() => undefined, (e: Error) => e)
@@ -258,7 +236,7 @@ describe('cancellation and timeouts', () => {
       const adapter = h.ctx.llm.resolve('test-model')
       const started = Date.now()
       const error = await (async () => {
-        for await (const _ of adapter.stream(request({ signal: controller.signal }))) { /* drain */ }
+        for await (const _ of adapter.stream(sampleRequest({ signal: controller.signal }))) { /* drain */ }
       })().then(() => undefined, (e: Error) => e)
       expect(Date.now() - started).toBeLessThan(2000)
       expect(error).toBeInstanceOf(OpenAIAdapterError)
@@ -271,7 +249,7 @@ describe('cancellation and timeouts', () => {
   it('times out after timeoutMs', async () => {
     const h = await setup(() => { /* never answers */ }, { timeoutMs: 100 })
     try {
-      const error = await failure(h.ctx, request())
+      const error = await streamError(h.ctx, sampleRequest())
       expect(cause(error).code).toBe('CONNECTION_ERROR')
       expect(error.message).toContain('timed out after 100 ms')
     } finally {

@@ -1,13 +1,14 @@
 import fc from 'fast-check'
+import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import { chunk, sendStream, textReply, toolCallReply, usageChunk } from './emulator.ts'
-import { drain, request, setup, text, tool } from './setup.ts'
+import { setup } from './setup.ts'
 
 describe('text streaming', () => {
   it('streams the deltas and sends the system prompt first, then the history', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('Hello there, world')))
     try {
-      const events = await drain(h.ctx, request({
+      const events = await drainStream(h.ctx, sampleRequest({
         messages: [
           { role: 'user', text: 'read a.txt' },
           { role: 'assistant', text: 'reading', toolCalls: [{ id: 'call_1', name: 'read', arguments: { input: 'a.txt' } }] },
@@ -17,7 +18,7 @@ describe('text streaming', () => {
         ],
         maxTokens: 64,
       }))
-      expect(text(events)).toBe('Hello there, world')
+      expect(joinText(events)).toBe('Hello there, world')
       expect(events.filter((event) => event.type === 'text').length).toBeGreaterThan(1)
       expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' })
 
@@ -40,8 +41,8 @@ describe('text streaming', () => {
           { role: 'user', content: 'thanks' },
         ],
         tools: [
-          { type: 'function', function: { name: 'read', description: 'the read tool', parameters: tool('read').parameters } },
-          { type: 'function', function: { name: 'write', description: 'the write tool', parameters: tool('write').parameters } },
+          { type: 'function', function: { name: 'read', description: 'the read tool', parameters: sampleTool('read').parameters } },
+          { type: 'function', function: { name: 'write', description: 'the write tool', parameters: sampleTool('write').parameters } },
         ],
         max_tokens: 64,
         stream: true,
@@ -55,7 +56,7 @@ describe('text streaming', () => {
   it('omits an empty system prompt and an empty tool list', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')))
     try {
-      await drain(h.ctx, request({ system: '', tools: [] }))
+      await drainStream(h.ctx, sampleRequest({ system: '', tools: [] }))
       const [body] = h.server.bodies()
       expect(body.messages).toEqual([{ role: 'user', content: 'hello' }])
       expect('tools' in body).toBe(false)
@@ -67,8 +68,8 @@ describe('text streaming', () => {
   it('serializes the same request to the same bytes', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')))
     try {
-      await drain(h.ctx, request())
-      await drain(h.ctx, request())
+      await drainStream(h.ctx, sampleRequest())
+      await drainStream(h.ctx, sampleRequest())
       expect(h.server.requests[1].body).toBe(h.server.requests[0].body)
     } finally {
       await h.teardown()
@@ -78,7 +79,7 @@ describe('text streaming', () => {
   it('maps finish_reason length to max_tokens', async () => {
     const h = await setup((_, res) => sendStream(res, [chunk({ content: 'cut' }), chunk({}, 'length')]))
     try {
-      const events = await drain(h.ctx, request())
+      const events = await drainStream(h.ctx, sampleRequest())
       expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'max_tokens' })
     } finally {
       await h.teardown()
@@ -93,7 +94,7 @@ describe('tool-call streaming', () => {
       { id: 'call_b', name: 'write', arguments: '{"input":"x"}' },
     ])))
     try {
-      const events = await drain(h.ctx, request())
+      const events = await drainStream(h.ctx, sampleRequest())
       expect(events.filter((event) => event.type === 'tool-call')).toEqual([
         { type: 'tool-call', call: { id: 'call_a', name: 'read', arguments: { input: 'a long file name.txt', n: [1, 2, 3] } } },
         { type: 'tool-call', call: { id: 'call_b', name: 'write', arguments: { input: 'x' } } },
@@ -113,7 +114,7 @@ describe('tool-call streaming', () => {
       chunk({}, 'tool_calls'),
     ]))
     try {
-      const calls = (await drain(h.ctx, request())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
+      const calls = (await drainStream(h.ctx, sampleRequest())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
       expect(calls).toEqual([
         { id: 'call_a', name: 'read', arguments: { input: 'a' } },
         { id: 'call_b', name: 'write', arguments: { input: 'b' } },
@@ -126,7 +127,7 @@ describe('tool-call streaming', () => {
   it('treats empty arguments as an empty object', async () => {
     const h = await setup((_, res) => sendStream(res, toolCallReply([{ id: 'call_a', name: 'read', arguments: '' }])))
     try {
-      const calls = (await drain(h.ctx, request())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
+      const calls = (await drainStream(h.ctx, sampleRequest())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
       expect(calls).toEqual([{ id: 'call_a', name: 'read', arguments: {} }])
     } finally {
       await h.teardown()
@@ -161,7 +162,7 @@ describe('usage normalization', () => {
     it(`reads ${name}`, async () => {
       const h = await setup((_, res) => sendStream(res, textReply('ok', wire)))
       try {
-        const events = await drain(h.ctx, request())
+        const events = await drainStream(h.ctx, sampleRequest())
         expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage }])
       } finally {
         await h.teardown()
@@ -173,7 +174,7 @@ describe('usage normalization', () => {
     const finish = { ...chunk({}, 'stop'), usage: { prompt_tokens: 7, completion_tokens: 1 } }
     const h = await setup((_, res) => sendStream(res, [chunk({ content: 'hi' }), finish]))
     try {
-      const events = await drain(h.ctx, request())
+      const events = await drainStream(h.ctx, sampleRequest())
       expect(events.find((event) => event.type === 'usage')).toEqual({
         type: 'usage', usage: { inputTokens: 7, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
       })
@@ -185,7 +186,7 @@ describe('usage normalization', () => {
   it('reports no usage when the server sends none', async () => {
     const h = await setup((_, res) => sendStream(res, [chunk({ content: 'hi' }), chunk({}, 'stop'), usageChunk(null as never)]))
     try {
-      const events = await drain(h.ctx, request())
+      const events = await drainStream(h.ctx, sampleRequest())
       expect(events.filter((event) => event.type === 'usage')).toEqual([])
     } finally {
       await h.teardown()
@@ -201,7 +202,7 @@ describe('tool declarations', () => {
         fc.uniqueArray(fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,11}$/), { minLength: 1, maxLength: 12 }),
         async (names) => {
           const before = h.server.requests.length
-          await drain(h.ctx, request({ tools: names.map((name) => tool(name)) }))
+          await drainStream(h.ctx, sampleRequest({ tools: names.map((name) => sampleTool(name)) }))
           const body = JSON.parse(h.server.requests[before].body)
           expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual(names)
         },
@@ -214,8 +215,8 @@ describe('tool declarations', () => {
   it('declares the effective tools and drops tool-registry developer messages', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')))
     try {
-      await drain(h.ctx, request({
-        tools: [tool('read'), tool('grep')],
+      await drainStream(h.ctx, sampleRequest({
+        tools: [sampleTool('read'), sampleTool('grep')],
         messages: [
           { role: 'user', text: 'hi' },
           { role: 'assistant', text: 'hello', toolCalls: [] },
@@ -224,9 +225,9 @@ describe('tool declarations', () => {
         ],
         toolHistory: {
           sequenceStartSeq: 1,
-          declarations: [tool('read'), tool('write')],
+          declarations: [sampleTool('read'), sampleTool('write')],
           updates: [{ seq: 10, added: ['grep'], removed: ['write'], headerSeq: 9 }],
-          resolve: (name) => name === 'grep' ? tool('grep') : undefined,
+          resolve: (name) => name === 'grep' ? sampleTool('grep') : undefined,
         },
         deferredTools: ['grep'],
       }))

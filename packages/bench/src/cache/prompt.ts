@@ -1,3 +1,6 @@
+import type { ProjectedMessage } from 'dsh-llm'
+import { echoReply as scriptedEcho } from 'dsh-llm-scripted'
+
 /** A tool declaration as rendered at the front of a prompt. */
 export interface RenderedTool {
   name: string
@@ -62,27 +65,23 @@ export interface ModelReply {
   call?: { id: string; name: string; arguments: string }
 }
 
-const CALL_COMMAND = /^\/call\s+(\S+)(?:\s+([\s\S]*))?$/
-
 /**
- * Answers the way the offline `scripted-echo` model does: `/call NAME {json}` in the last user message
- * asks for that tool call, and once its result is in, reports it; any other text is echoed.
+ * Answers the way the offline `scripted-echo` model does (it is that model's own `echoReply`): `/call NAME
+ * {json}` in the last user message asks for that tool call, and once its result is in, reports it; any
+ * other text is echoed.
  */
 export function echoReply(turns: readonly Turn[]): ModelReply {
-  let lastUser = -1
-  let users = 0
-  turns.forEach((turn, index) => {
-    if (turn.role !== 'user') return
-    lastUser = index
-    users++
-  })
-  const text = lastUser >= 0 ? (turns[lastUser] as { text: string }).text : ''
-  const command = CALL_COMMAND.exec(text.trim())
-  if (!command) return { text: `echo: ${text}` }
-  const [, name = '', json = ''] = command
-  const result = turns.slice(lastUser + 1).findLast((turn) => turn.role === 'tool')
-  if (result?.role === 'tool') return { text: `tool ${result.name} returned: ${result.output}` }
-  return { text: '', call: { id: `call_${users}_1`, name, arguments: json.trim() || '{}' } }
+  const reply = scriptedEcho(turns.map(toMessage))
+  const call = reply.toolCalls[0]
+  if (!call) return { text: reply.text }
+  return { text: reply.text, call: { id: call.id!, name: call.name, arguments: JSON.stringify(call.arguments) } }
+}
+
+/** The message the scripted model reads for a turn; it looks only at roles, user text and tool results. */
+function toMessage(turn: Turn): ProjectedMessage {
+  if (turn.role === 'user') return turn
+  if (turn.role === 'assistant') return { role: 'assistant', text: '', toolCalls: [] }
+  return { role: 'tool', id: '', name: turn.name, output: turn.output, isError: false }
 }
 
 /** Splits text into a few stream deltas. */

@@ -4,6 +4,7 @@ import { LlmError } from '../error.ts'
 import { deepFreeze } from '../freeze.ts'
 import type { ChatMessage, GenerateOptions, StreamEvent, ToolDefinition, Usage } from '../types.ts'
 import '../runtime.ts'
+import { joinText } from './streams.ts'
 
 /** One response the harness asks the model under test to give next. */
 export interface ContractResponse {
@@ -228,8 +229,4 @@ function expectWellFormed(events: StreamEvent[]) {
   expect(types.filter((type) => type === 'done'), 'exactly one done').toHaveLength(1)
   expect(types.at(-1), 'done comes last').toBe('done')
   expect(types.filter((type) => type === 'usage').length, 'at most one usage').toBeLessThanOrEqual(1)
-}
-
-function joinText(events: StreamEvent[]) {
-  return events.map((event) => event.type === 'text' ? event.delta : '').join('')
 }

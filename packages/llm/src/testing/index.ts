@@ -1,1 +1,6 @@
 export { adapterContract, type ContractHarness, type ContractResponse } from './contract.ts'
+export { fakeApiKey, type FakeApiKey } from './fake-key.ts'
+export { startLoopback, type Loopback, type LoopbackHandler, type RecordedRequest } from './loopback.ts'
+export { loopbackHarness, startLoopbackAdapter, type LoopbackAdapter, type LoopbackHarnessOptions } from './loopback-adapter.ts'
+export { configRefusal, loadWithLlm } from './plugin.ts'
+export { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'

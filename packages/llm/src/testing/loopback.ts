@@ -10,10 +10,11 @@ export interface RecordedRequest {
   body: string
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => void | Promise<void>
+/** Answers one request; it may also inspect the request as recorded. */
+export type LoopbackHandler = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => void | Promise<void>
 
 /** A real HTTP server on 127.0.0.1 (port 0) that records every request and answers with `handler`. */
-export async function startLoopback(handler: Handler) {
+export async function startLoopback(handler: LoopbackHandler) {
   const requests: RecordedRequest[] = []
   let current = handler
   const server = http.createServer(async (req, res) => {
@@ -34,7 +35,7 @@ export async function startLoopback(handler: Handler) {
     requests,
     /** The parsed JSON bodies of all requests so far. */
     bodies: () => requests.map((request) => JSON.parse(request.body)),
-    handle(next: Handler) {
+    handle(next: LoopbackHandler) {
       current = next
     },
     async close() {
@@ -44,4 +45,5 @@ export async function startLoopback(handler: Handler) {
   }
 }
 
+/** A running loopback server. */
 export type Loopback = Awaited<ReturnType<typeof startLoopback>>

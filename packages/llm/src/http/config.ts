@@ -1,0 +1,82 @@
+import Schema from 'schemastery'
+import { quoteValue } from './text.ts'
+
+/** Where an HTTP adapter sends its requests, and the environment variable that holds its key. */
+export interface HttpEndpointConfig {
+  baseURL: string
+  apiKeyEnv: string
+}
+
+/** How an HTTP adapter's requests travel: SDK retries, timeout, extra headers. */
+export interface HttpTransportConfig {
+  maxRetries: number
+  timeoutMs?: number
+  headers: Record<string, string>
+}
+
+/** An adapter's own defaults for the endpoint keys. */
+export interface HttpEndpointDefaults {
+  baseURL: string
+  /** Says what `baseURL` must point at for this wire format. */
+  baseURLDescription: string
+  apiKeyEnv: string
+}
+
+/** Schema fields of `HttpEndpointConfig`, for an adapter's `Schema.object`. */
+export function httpEndpointSchema(defaults: HttpEndpointDefaults) {
+  return {
+    baseURL: Schema.string().default(defaults.baseURL).description(defaults.baseURLDescription),
+    apiKeyEnv: Schema.string().default(defaults.apiKeyEnv)
+      .description('NAME of the environment variable that holds the API key; read at the first request.'),
+  }
+}
+
+/** Schema fields of `HttpTransportConfig`, for an adapter's `Schema.object`. */
+export function httpTransportSchema() {
+  return {
+    maxRetries: Schema.natural().default(0).description('Retries the SDK makes on 408/409/429/5xx and connection errors.'),
+    timeoutMs: Schema.union([Schema.number().min(1), Schema.const(undefined)])
+      .description('Per-request timeout in milliseconds; omitted means the SDK default (10 minutes).'),
+    headers: Schema.dict(Schema.string()).default({}).description('Extra HTTP headers sent with every request (no credentials).'),
+  }
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const CREDENTIAL_HEADERS = ['authorization', 'api-key', 'x-api-key']
+
+/**
+ * Checks what the schema cannot express about the endpoint keys (a real http(s) URL, a variable NAME);
+ * throws what `invalid` builds, naming the bad key.
+ */
+export function checkHttpEndpoint(config: HttpEndpointConfig, invalid: (message: string) => Error): void {
+  let url: URL | undefined
+  try {
+    url = new URL(config.baseURL)
+  } catch {}
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw invalid(`baseURL must be an http(s) URL, got ${quoteValue(config.baseURL)}`)
+  }
+  // Never echo the value: someone who put the key itself here must not see it printed back.
+  if (typeof config.apiKeyEnv !== 'string' || !ENV_NAME.test(config.apiKeyEnv)) {
+    throw invalid('apiKeyEnv must be the NAME of an environment variable (letters, digits and _, not starting with a digit), not the key itself')
+  }
+}
+
+/**
+ * Checks the transport keys (also for direct, non-Cordis callers): whole retries, a positive timeout, and
+ * string headers that carry no credentials. Throws what `invalid` builds, naming the bad key.
+ */
+export function checkHttpTransport(config: HttpTransportConfig, invalid: (message: string) => Error): void {
+  if (!Number.isInteger(config.maxRetries) || config.maxRetries < 0) {
+    throw invalid(`maxRetries must be a whole number >= 0, got ${quoteValue(config.maxRetries)}`)
+  }
+  if (config.timeoutMs !== undefined && !(typeof config.timeoutMs === 'number' && config.timeoutMs >= 1)) {
+    throw invalid(`timeoutMs must be a number of milliseconds >= 1, got ${quoteValue(config.timeoutMs)}`)
+  }
+  for (const [name, value] of Object.entries(config.headers)) {
+    if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) {
+      throw invalid(`headers must not carry credentials (${quoteValue(name)}); put the key in the environment variable named by apiKeyEnv`)
+    }
+    if (typeof value !== 'string') throw invalid(`header ${quoteValue(name)} must be a string, got ${quoteValue(value)}`)
+  }
+}
