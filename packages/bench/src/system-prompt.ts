@@ -35,11 +35,13 @@ async function service(tools: ToolSchema[], toolOrder?: string[], cold = false) 
   return ctx.systemPrompt
 }
 
-/** assemble() against the cost of sorting the same names, its growth with N, and the cost of a toolOrder. */
+/**
+ * assemble() against the cost of sorting the same names, its growth with N, and the cost of a toolOrder.
+ * Every function is measured in the same rounds, so growth and cost ratios share one machine state.
+ */
 export async function run(): Promise<Record<string, number>> {
   const random = seeded(42)
-  const results: Record<string, number> = {}
-  const medians: Record<number, { unlisted: number; listed: number; sort: number; cold: number }> = {}
+  const fns: Record<string, () => unknown> = {}
   for (const n of [100, 1000, 10000]) {
     const tools = makeTools(n, random)
     const names = tools.map((tool) => tool.name)
@@ -47,22 +49,22 @@ export async function run(): Promise<Record<string, number>> {
     const plain = await service(tools)
     const ordered = await service(tools, [...listed.slice(0, n / 4), TOOL_ORDER_REST, ...listed.slice(n / 4)])
     const cold = await service(tools, undefined, true)
-    const rounds = n >= 10000 ? 40 : 200
-    const m = await sideBySide({
-      sort: () => [...names].sort(compareCodeUnits),
-      unlisted: () => plain.assemble(),
-      listed: () => ordered.assemble(),
-      cold: () => cold.assemble(),
-    }, rounds)
-    medians[n] = m as any
-    results[`assemble_ms_n${n}`] = round(m.unlisted, 4)
+    fns[`sort_${n}`] = () => [...names].sort(compareCodeUnits)
+    fns[`unlisted_${n}`] = () => plain.assemble()
+    fns[`listed_${n}`] = () => ordered.assemble()
+    fns[`cold_${n}`] = () => cold.assemble()
   }
-  results.assemble_vs_sort_n1000 = round(medians[1000].unlisted / medians[1000].sort)
-  results.growth_10000_over_1000 = round(medians[10000].unlisted / medians[1000].unlisted)
-  results.cold_assemble_vs_sort_n1000 = round(medians[1000].cold / medians[1000].sort)
-  results.cold_growth_10000_over_1000 = round(medians[10000].cold / medians[1000].cold)
-  results.listed_half_over_unlisted_n1000 = round(medians[1000].listed / medians[1000].unlisted)
-  return results
+  const m = await sideBySide(fns, 150, 20)
+  return {
+    assemble_ms_n100: round(m.unlisted_100, 4),
+    assemble_ms_n1000: round(m.unlisted_1000, 4),
+    assemble_ms_n10000: round(m.unlisted_10000, 4),
+    assemble_vs_sort_n1000: round(m.unlisted_1000 / m.sort_1000),
+    growth_10000_over_1000: round(m.unlisted_10000 / m.unlisted_1000),
+    cold_assemble_vs_sort_n1000: round(m.cold_1000 / m.sort_1000),
+    cold_growth_10000_over_1000: round(m.cold_10000 / m.cold_1000),
+    listed_half_over_unlisted_n1000: round(m.listed_1000 / m.unlisted_1000),
+  }
 }
 
 export const targets = {
