@@ -36,7 +36,7 @@ export class Agent {
   private readonly tools: Context['tools']
   private readonly emit: Context['emit']
 
-  constructor(private readonly ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
+  constructor(ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
     this.systemPrompt = raw(ctx.systemPrompt)
     this.llm = raw(ctx.llm)
     this.tools = raw(ctx.tools)
