@@ -35,12 +35,14 @@ export class Agent {
   private readonly llm: Context['llm']
   private readonly tools: Context['tools']
   private readonly emit: Context['emit']
+  private readonly logger: ReturnType<Context['logger']>
 
   constructor(ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
     this.systemPrompt = raw(ctx.systemPrompt)
     this.llm = raw(ctx.llm)
     this.tools = raw(ctx.tools)
     this.emit = ctx.emit
+    this.logger = ctx.logger('agent-loop')
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
   }
 
@@ -76,9 +78,14 @@ export class Agent {
 
   private async runTurn(text: string, signal: AbortSignal, onUpdate: PromptOptions['onUpdate']): Promise<TurnResult> {
     const turn = ++this.turns
+    // Observers watch a turn; one that throws is logged and the turn goes on, so the log stays balanced.
     const notify = (update: AgentUpdate) => {
-      onUpdate?.(update)
-      this.emit('agent/update', this, update)
+      try {
+        onUpdate?.(update)
+        this.emit('agent/update', this, update)
+      } catch (error) {
+        this.logger.warn(`an agent update observer threw on ${update.type}: ${messageOf(error)}`)
+      }
     }
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
     let openStep = 0

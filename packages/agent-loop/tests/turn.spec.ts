@@ -141,3 +141,14 @@ describe('a turn', () => {
     expect(broadcast).toEqual(seen)
   })
 })
+
+describe('observers', () => {
+  it('a throwing onUpdate or agent/update listener does not fail the turn', async () => {
+    const { ctx } = await setup()
+    ctx.on('agent/update', () => { throw new Error('listener broke') })
+    const agent = await ctx.agentLoop.createAgent()
+    const result = await agent.prompt('hi', { onUpdate: () => { throw new Error('caller broke') } })
+    expect(result).toMatchObject({ reason: 'done', text: 'echo: hi' })
+    expect(agent.session.events().at(-1)!.data).toMatchObject({ reason: 'done' })
+  })
+})
