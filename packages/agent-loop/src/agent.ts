@@ -24,6 +24,7 @@ export class Agent {
   private turns: number
   private headersThisProcess = 0
   private controller: AbortController | undefined
+  private running: Promise<void> | undefined
   private readonly headers = new HeaderMemo()
 
   /**
@@ -44,6 +45,34 @@ export class Agent {
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
+    this.closeInterruptedTurn()
+  }
+
+  /**
+   * A log that ends inside a turn (the process stopped mid-turn) is closed before anything new is logged:
+   * a result for each call still waiting for one (providers refuse a tool call without its result), the
+   * open step's end and the turn's end, so the log stays balanced and the next turn is well-formed.
+   */
+  private closeInterruptedTurn(): void {
+    const events = this.session.events()
+    const start = events.findLastIndex((event) => event.type === 'turn/start')
+    if (start < 0 || events.slice(start).some((event) => event.type === 'turn/end')) return
+    const { turn } = events[start]!.data as { turn: number }
+    const message = 'the turn was interrupted before it ended (the process stopped)'
+    let openStep = 0
+    const waiting = new Map<string, { step: number; name: string }>()
+    for (const event of events.slice(start)) {
+      const data = event.data as { step: number; id: string; name: string }
+      if (event.type === 'step/start') openStep = data.step
+      else if (event.type === 'step/end') openStep = 0
+      else if (event.type === 'tool/call') waiting.set(data.id, { step: data.step, name: data.name })
+      else if (event.type === 'tool/result') waiting.delete(data.id)
+    }
+    for (const [id, { step, name }] of waiting) {
+      this.session.append('tool/result', { turn, step, id, name, output: `tool ${JSON.stringify(name)} did not return: ${message}`, isError: true })
+    }
+    if (openStep) this.session.append('step/end', { turn, step: openStep })
+    this.session.append('turn/end', { turn, reason: 'error', error: { message } })
   }
 
   get model(): string {
@@ -56,9 +85,20 @@ export class Agent {
   }
 
   /** Runs one turn. Resolves with how it ended; rejects only when the agent is already running. */
-  async prompt(text: string, options: PromptOptions = {}): Promise<TurnResult> {
-    if (typeof text !== 'string') throw new AgentLoopError('INVALID_PROMPT', `a prompt must be a string, got ${typeof text}`)
-    if (this.status === 'running') throw new AgentLoopError('BUSY', `agent "${this.id}" is already running a turn; cancel it or wait`)
+  prompt(text: string, options: PromptOptions = {}): Promise<TurnResult> {
+    if (typeof text !== 'string') return Promise.reject(new AgentLoopError('INVALID_PROMPT', `a prompt must be a string, got ${typeof text}`))
+    if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is already running a turn; cancel it or wait`))
+    const running = this.run(text, options)
+    this.running = running.then(() => {}, () => {})
+    return running
+  }
+
+  /** Resolves once no turn is running (at once when idle); never rejects. */
+  async idle(): Promise<void> {
+    await this.running
+  }
+
+  private async run(text: string, options: PromptOptions): Promise<TurnResult> {
     this.status = 'running'
     const controller = new AbortController()
     this.controller = controller
@@ -66,13 +106,11 @@ export class Agent {
     options.signal?.addEventListener('abort', forward, { once: true })
     if (options.signal?.aborted) controller.abort()
     try {
-      await this.session.flushed()
       return await this.runTurn(text, controller.signal, options.onUpdate)
     } finally {
       options.signal?.removeEventListener('abort', forward)
       this.controller = undefined
       this.status = 'idle'
-      await this.session.flushed()
     }
   }
 
@@ -89,9 +127,10 @@ export class Agent {
     }
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
     let openStep = 0
-    this.session.append('turn/start', { turn })
-    this.session.append('user/message', { turn, text })
     try {
+      await this.session.flushed()
+      this.session.append('turn/start', { turn })
+      this.session.append('user/message', { turn, text })
       for (let step = 1; ; step++) {
         if (signal.aborted) throw new Cancelled()
         if (step > this.settings.maxSteps) {
@@ -102,6 +141,8 @@ export class Agent {
         const assembly = await this.systemPrompt.assemble({ model: this.model, cwd: this.settings.cwd, agentId: this.id })
         const header: RequestHeader = { model: this.model, system: renderPrompt(assembly), tools: assembly.tools }
         this.llm.resolve(this.model)
+        // A cancel that landed during assembly opens no step: nothing would be sent for it.
+        if (signal.aborted) throw new Cancelled()
         this.session.append('step/start', { turn, step })
         openStep = step
         this.logHeader(turn, step, header, notify)
@@ -125,9 +166,17 @@ export class Agent {
       const cancelled = error instanceof Cancelled || signal.aborted
       result.reason = cancelled ? 'cancelled' : 'error'
       result.error = cancelled ? 'the turn was cancelled' : messageOf(error)
-      if (openStep) this.session.append('step/end', { turn, step: openStep })
     }
-    this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
+    try {
+      if (openStep) this.session.append('step/end', { turn, step: openStep })
+      this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
+      await this.session.flushed()
+    } catch (error) {
+      // The log refused a write (its file is gone, the disk is full): the turn is not on disk, and that is
+      // the failure the caller must hear about, as a result like any other, not as a rejection.
+      result.reason = 'error'
+      result.error = messageOf(error)
+    }
     if (result.reason === 'error' || result.reason === 'step_limit') {
       this.emit('agent/error', this, { turn, message: result.error! })
     }

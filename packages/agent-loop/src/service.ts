@@ -49,6 +49,8 @@ export class AgentLoop extends Service {
   })
 
   private readonly agents = new Map<string, Agent>()
+  /** Ids whose agent is being created (its session is loading). */
+  private readonly creating = new Set<string>()
   /** The loop's own context: agents use the services it injected, whoever created them. */
   private readonly home: Context
 
@@ -67,16 +69,25 @@ export class AgentLoop extends Service {
   /** Creates an agent with its own session (a persisted session with that id is resumed). */
   async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
     const id = options.id ?? randomUUID()
-    if (this.agents.has(id)) throw new AgentLoopError('BUSY', `agent "${id}" already exists`)
-    const session = await this.home.sessions.openOrCreate(options.sessionId ?? id)
-    const agent = new Agent(this.home, id, session, {
-      model: options.model ?? this.config.model,
-      cwd: this.cwd,
-      maxSteps: this.config.maxSteps,
-      toolConcurrency: this.config.toolConcurrency,
-    })
-    this.agents.set(id, agent)
-    return agent
+    if (this.agents.has(id) || this.creating.has(id)) throw new AgentLoopError('BUSY', `agent "${id}" already exists`)
+    // Reserved before the first await, so two concurrent calls with one id cannot both pass the check.
+    this.creating.add(id)
+    try {
+      const session = await this.home.sessions.openOrCreate(options.sessionId ?? id)
+      // Two agents on one log would interleave their turns and number them twice.
+      const holder = [...this.agents.values()].find((agent) => agent.session === session)
+      if (holder) throw new AgentLoopError('BUSY', `session "${session.id}" is already used by agent "${holder.id}"`)
+      const agent = new Agent(this.home, id, session, {
+        model: options.model ?? this.config.model,
+        cwd: this.cwd,
+        maxSteps: this.config.maxSteps,
+        toolConcurrency: this.config.toolConcurrency,
+      })
+      this.agents.set(id, agent)
+      return agent
+    } finally {
+      this.creating.delete(id)
+    }
   }
 
   agent(id: string): Agent {
@@ -85,12 +96,14 @@ export class AgentLoop extends Service {
     return agent
   }
 
-  /** Forgets an agent (cancelling its turn); its session stays on disk. */
+  /** Forgets an agent once its cancelled turn has closed; its session stays on disk. */
   async removeAgent(id: string): Promise<void> {
     const agent = this.agents.get(id)
     if (!agent) return
     agent.cancel()
-    this.agents.delete(id)
+    // The cancelled turn still closes its log; closing the session before that would let a reopen race it.
+    await agent.idle()
+    if (this.agents.get(id) === agent) this.agents.delete(id)
     await this.home.sessions.close(agent.session.id)
   }
 }

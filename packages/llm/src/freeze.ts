@@ -69,7 +69,10 @@ export function frozenJsonCopy<T>(value: T): T {
     for (const key in value) {
       if (!Object.prototype.hasOwnProperty.call(value, key)) continue
       const item = (value as Record<string, unknown>)[key]
-      if (item !== undefined) copy[key] = frozenJsonCopy(item)
+      if (item === undefined) continue
+      // Assigning "__proto__" would set the copy's prototype; JSON.parse makes it an own data property.
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: frozenJsonCopy(item), enumerable: true, writable: true, configurable: true })
+      else copy[key] = frozenJsonCopy(item)
     }
   }
   Object.freeze(copy)

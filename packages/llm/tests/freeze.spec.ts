@@ -95,4 +95,13 @@ describe('frozenJsonCopy', () => {
       if (copy && typeof copy === 'object') expect(copy).not.toBe(value)
     }))
   })
+
+  it('copies a "__proto__" key as data, as JSON.parse does, instead of setting the prototype', async () => {
+    const { frozenJsonCopy } = await import('../src/index.ts')
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}')
+    const copy = frozenJsonCopy(value)
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a'])
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(value))
+  })
 })
