@@ -28,5 +28,12 @@ runMain(async () => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
       process.exit(1)
     })
-  return app
+  // a signal mid-turn: end the turn (its log gets turn/end) before the session store closes
+  return {
+    dispose: async () => {
+      agent.cancel()
+      await agent.idle()
+      await app.dispose()
+    },
+  }
 })

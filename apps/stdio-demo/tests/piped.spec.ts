@@ -1,7 +1,15 @@
-import { readdir } from 'node:fs/promises'
+import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { App, appYaml, headers, run, sessionEvents, tempDir, writeApp } from './setup.ts'
+
+async function until(probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
 
 describe('piped stdin', () => {
   it('answers each line on stdout and nothing else', async () => {
@@ -71,6 +79,39 @@ describe('piped stdin', () => {
     expect(headers(events).map((data) => data.header.tools.map((tool: any) => tool.name))).toEqual([['web_search', 'read_file']])
   })
 
+  it('logs a refused late registration as one stderr line, without a stack, and keeps serving', async () => {
+    const { file } = await writeApp([
+      `- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }`,
+      `- { id: first, name: dsh-tools-static, config: { tools: [{ name: twin, description: One. }] } }`,
+      `- { id: late, name: dsh-tools-static, config: { tools: [{ name: twin, description: Two., delayMs: 20 }] } }`,
+    ].join('\n') + '\n')
+    const app = new App([file])
+    await app.until(() => app.stderr.includes('\n'), 'logging the refused registration')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(app.stderr).toBe('[error] tools-static: ToolError: tool "twin" is already registered\n')
+    app.send('hello')
+    const { code, stdout } = await app.finish()
+    expect(code).toBe(0)
+    expect(stdout).toBe('echo: hello\n')
+  })
+
+  it('on SIGINT during a turn, ends the turn in the session log before exiting', async () => {
+    const { file, dir, sessions } = await writeApp([
+      `- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: scripted-slow } }`,
+      `- { id: slow, name: dsh-llm-scripted, config: { models: [scripted-slow], script: ./script.json } }`,
+    ].join('\n') + '\n')
+    await writeFile(join(dir, 'script.json'), JSON.stringify({ responses: [{ text: 'too late', delayMs: 20_000 }] }))
+    const app = new App([file])
+    app.send('hello')
+    await until(async () => (await sessionEvents(sessions).catch(() => [])).some((event) => event.type === 'request/header'))
+    const { code, stdout } = await app.stop('SIGINT')
+    expect(code).toBe(0)
+    expect(stdout).toBe('')
+    const events = await sessionEvents(sessions)
+    expect(events.slice(-2).map((event) => event.type)).toEqual(['step/end', 'turn/end'])
+    expect(events.at(-1)!.data).toMatchObject({ turn: 1, reason: 'cancelled' })
+  })
+
   it('runs the shipped cordis.yml when given no file, from any working directory', async () => {
     const cwd = await tempDir()
     const result = await run([], 'hi\n', { cwd })
@@ -97,6 +138,14 @@ describe('a bad app file', () => {
     const result = await run([file], 'hello\n')
     expect(result).toMatchObject({ code: 1, stdout: '' })
     expect(result.stderr).toMatch(/^.*app\.yml: entry "app" \(dsh-stdio-demo\): invalid config: .*welcome.*\n$/)
+  })
+
+  it('fails the boot on a misspelled app key instead of running with the default', async () => {
+    const { file } = await writeApp(appYaml({ modle: 'deepseek-chat' }))
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toMatch(/^.*app\.yml: entry "app" \(dsh-stdio-demo\): invalid config: unknown key \$\.modle; valid keys: .*\bmodel\b.*\bwelcome\b.*\n$/)
+    expect(result.stderr.split('\n')).toHaveLength(2)
   })
 
   it('fails when no entry runs the app plugin', async () => {

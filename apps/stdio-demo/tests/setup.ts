@@ -94,6 +94,12 @@ export class App {
     }
   }
 
+  /** Sends `signal` to the process and waits for it to exit. */
+  stop(signal: NodeJS.Signals): Promise<Exit> {
+    this.child.kill(signal)
+    return this.exited
+  }
+
   /** Ends stdin and waits for the process to exit. */
   finish(): Promise<Exit> {
     this.child.stdin.end()

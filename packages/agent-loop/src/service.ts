@@ -59,7 +59,13 @@ export class AgentLoop extends Service {
     this.home = ctx
     ctx.systemPrompt.variable('model', (context) => context.model)
     ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
-    ctx.effect(() => () => { for (const agent of this.agents.values()) agent.cancel() }, 'agentLoop: cancel running turns')
+    // Disposal cancels running turns and waits until each has logged its end, so a store disposed after
+    // the loop flushes balanced logs.
+    ctx.effect(() => async () => {
+      const agents = [...this.agents.values()]
+      for (const agent of agents) agent.cancel()
+      await Promise.all(agents.map((agent) => agent.idle()))
+    }, 'agentLoop: end running turns')
   }
 
   get cwd(): string {

@@ -2,6 +2,7 @@ import type { Context, Fiber } from 'cordis'
 import type { Loader } from '@cordisjs/plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import type { BootErrorCode, BootFailure } from './errors.ts'
+import { findUnknownKey } from './config-keys.ts'
 
 // FiberState is a const enum in cordis's types; isolatedModules forbids reading it across packages.
 const PENDING = 0
@@ -89,7 +90,12 @@ export async function findFailures(
       continue
     }
     const error = await fiberError(fiber)
-    if (error !== undefined) {
+    const unknownKey = findUnknownKey(fiber.runtime?.Config, entry.config)
+    // a misspelled key is usually why the plugin then failed (a required value seemed missing)
+    if (unknownKey) {
+      nested.delete(error)
+      add('INVALID_CONFIG', entry, `invalid config: unknown key ${unknownKey.path}; valid keys: ${unknownKey.valid.join(', ')}`, error)
+    } else if (error !== undefined) {
       const { code, text } = describeError(error)
       const inner = nested.get(error)
       nested.delete(error)

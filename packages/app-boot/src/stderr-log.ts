@@ -1,6 +1,7 @@
 import { Logger } from 'cordis'
 import type { Exporter, Message } from 'cordis'
 import { BootError, describeValue } from './errors.ts'
+import { oneLine } from './failures.ts'
 
 /** How much the app logs to stderr. `silent` writes nothing. */
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
@@ -44,7 +45,12 @@ export class StderrLog {
     }
   }
 
+  // below debug an Error shows as one line, `Name: message`; its stack is for the debug level
   private print(message: Message): void {
-    this.write(`[${message.type}] ${message.name}: ${Logger.format(this.exporter, message)}\n`)
+    const [first, ...rest] = message.args
+    const shown = first instanceof Error && this.level < LEVELS.debug
+      ? { ...message, args: ['%s', oneLine(`${first.name}: ${first.message}`), ...rest] }
+      : message
+    this.write(`[${message.type}] ${message.name}: ${Logger.format(this.exporter, shown)}\n`)
   }
 }

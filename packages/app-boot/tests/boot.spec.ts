@@ -120,6 +120,26 @@ describe('boot failures', () => {
     expect(error.message).toBe(`${file}: entry "app" (fixture-probe): invalid config: $.toolOrder expected string[] | Schema<const> but got 5`)
   })
 
+  it('refuses a misspelled config key, naming it and the valid keys', async () => {
+    const { error, file } = await failure('- { id: app, name: fixture-probe, config: { lable: hello } }\n')
+    expect(error.code).toBe('INVALID_CONFIG')
+    expect(error.message).toBe(`${file}: entry "app" (fixture-probe): invalid config: unknown key $.lable; valid keys: label, toolOrder, marker, disposeDelayMs`)
+  })
+
+  it('refuses a misspelled key inside a list of mappings, and accepts any key of a dict', async () => {
+    const { app } = await start('- { id: ok, name: fixture-lists, config: { tools: [{ name: a, meta: { anything: 1 } }] } }\n')
+    expect(app.entries[0].fiber?.state).toBe(ACTIVE)
+    const { error, file } = await failure('- { id: l, name: fixture-lists, config: { tools: [{ name: a }, { name: b, reslt: x }] } }\n')
+    expect(error.code).toBe('INVALID_CONFIG')
+    expect(error.message).toBe(`${file}: entry "l" (fixture-lists): invalid config: unknown key $.tools[1].reslt; valid keys: name, result, meta`)
+  })
+
+  it('names the misspelled key rather than the required value it left missing', async () => {
+    const { error, file } = await failure('- { id: l, name: fixture-lists, config: { tools: [{ nme: a }] } }\n')
+    expect(error.code).toBe('INVALID_CONFIG')
+    expect(error.message).toBe(`${file}: entry "l" (fixture-lists): invalid config: unknown key $.tools[0].nme; valid keys: name, result, meta`)
+  })
+
   it('names an unknown package', async () => {
     const { error, file } = await failure('- { id: x, name: dsh-no-such-plugin }\n')
     expect(error.code).toBe('UNKNOWN_PLUGIN')
