@@ -28,12 +28,6 @@ runMain(async () => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
       process.exit(1)
     })
-  // a signal mid-turn: end the turn (its log gets turn/end) before the session store closes
-  return {
-    dispose: async () => {
-      agent.cancel()
-      await agent.idle()
-      await app.dispose()
-    },
-  }
+  // a signal mid-turn: disposing the agent loop ends the running turn in its log before the store closes
+  return app
 })
