@@ -1,19 +1,26 @@
-import { Context } from 'cordis'
+import { Context, symbols } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
+import PromptCache from 'dsh-prompt-cache'
 import { round, sideBySide } from './measure.ts'
 
 const TOOLS = 200
-/** Conversations restart after this many turns, so every measured step carries a realistic, bounded history. */
-const TURNS_PER_CONVERSATION = 20
+/** History lengths measured, in turns; no conversation is ever restarted, so growth shows. */
+const SIZES = [100, 2_000, 10_000]
+/** Agents per size, taken in turn, so the measured rounds add few turns to each history. */
+const POOL = 8
+const ROUNDS = 240
 
 /**
- * One loop step (a whole one-step turn on the scripted model, 200 tools, header unchanged) against one
- * assemble() of the same spine, measured side by side.
+ * One loop step (a whole one-step turn on the scripted model, 200 tools, header unchanged) at 100, 2,000
+ * and 10,000 turns of history, against one `assemble()` on the raw service (the object the agent calls,
+ * not a Cordis proxy), all measured side by side. The spine is mounted with the prompt-cache plugin, as
+ * both shipped apps mount it. Sessions stay in memory: fsync costs are the session module's subject.
  */
 export async function run(): Promise<Record<string, number>> {
   const ctx = new Context()
-  await ctx.plugin(AgentSpine, { persist: false, persona: 'Benchmark persona.' } as any)
+  await ctx.plugin(AgentSpine, { persist: false, persona: 'Benchmark persona. The working directory is {{cwd}}.' } as any)
+  await ctx.plugin(PromptCache)
   await ctx.plugin({
     name: 'bench-tools',
     inject: ['tools'],
@@ -28,24 +35,32 @@ export async function run(): Promise<Record<string, number>> {
       }
     },
   })
-  let conversation = 0
-  let agent: Agent | undefined
-  let turns = 0
-  const fresh = async () => {
-    agent = await ctx.agentLoop.createAgent({ id: `bench-${conversation++}` })
-    await agent.prompt('first turn logs the initial header')
-    turns = 1
+  const pools: Record<number, Agent[]> = {}
+  for (const size of SIZES) {
+    const count = size === SIZES[SIZES.length - 1] ? 1 : POOL
+    pools[size] = []
+    for (let a = 0; a < count; a++) {
+      const agent = await ctx.agentLoop.createAgent({ id: `bench-${size}-${a}` })
+      for (let turn = 0; turn < size; turn++) await agent.prompt(`turn ${turn}: please look at file ${turn}`)
+      pools[size].push(agent)
+    }
   }
-  await fresh()
-  const m = await sideBySide({
-    assemble: () => ctx.systemPrompt.assemble({ model: 'scripted-echo', cwd: ctx.agentLoop.cwd, agentId: agent!.id }),
-    step: async () => {
-      if (turns >= TURNS_PER_CONVERSATION) await fresh()
-      turns++
-      return agent!.prompt('hello')
-    },
-  }, 400)
-  return { step_overhead_vs_assemble: round(m.step / m.assemble) }
+  const raw = (ctx.systemPrompt as any)[symbols.original] ?? ctx.systemPrompt
+  const assembleContext = { model: 'scripted-echo', cwd: ctx.agentLoop.cwd, agentId: pools[SIZES[0]][0].id }
+  const fns: Record<string, () => unknown> = { assemble: () => raw.assemble(assembleContext) }
+  for (const size of SIZES) {
+    let next = 0
+    const pool = pools[size]
+    fns[`step_${size}`] = () => pool[next++ % pool.length].prompt('hello')
+  }
+  const m = await sideBySide(fns, ROUNDS, 10)
+  return {
+    step_ms_100_turns: round(m.step_100, 4),
+    step_ms_10000_turns: round(m.step_10000, 4),
+    step_over_raw_assemble: round(m.step_100 / m.assemble),
+    step_2000_turns_over_100_turns: round(m.step_2000 / m.step_100),
+    step_10000_turns_over_100_turns: round(m.step_10000 / m.step_100),
+  }
 }
 
-export const targets = { step_overhead_vs_assemble: 3 }
+export const targets = { step_over_raw_assemble: 10, step_10000_turns_over_100_turns: 1.5 }
