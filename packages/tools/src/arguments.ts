@@ -22,10 +22,56 @@ export function createAjv(): Ajv {
   })
 }
 
-/** Compiles a tool's parameters once; the result describes invalid arguments or returns undefined. */
-export function compileArguments(ajv: Ajv, parameters: object): (args: unknown) => string | undefined {
-  const validate = ajv.compile(parameters)
-  return (args) => (validate(args) ? undefined : describeErrors(validate.errors ?? []))
+/** Returns undefined for valid arguments, otherwise a description of every problem. */
+export type ArgumentCheck = (args: unknown) => string | undefined
+
+/**
+ * Argument validators compiled on first use and shared by identical schemas. Registering a tool costs
+ * nothing here: MCP servers list hundreds of tools and list them again on every change, while most tools
+ * are never called. Schemas are keyed by their JSON text, so tools (or re-listed servers) with the same
+ * parameters share one compiled function.
+ */
+export class ValidatorPool {
+  private readonly compiled = new Map<string, ArgumentCheck>()
+  /** JSON texts of schemas that passed the meta-schema, so a re-listed schema is not checked again. */
+  private readonly checked = new Set<string>()
+
+  constructor(private readonly ajv: Ajv = createAjv()) {}
+
+  /** How many distinct schemas have been compiled so far. */
+  get size(): number {
+    return this.compiled.size
+  }
+
+  /**
+   * Checks `parameters` against the JSON Schema meta-schema (a validator ajv compiled once), without
+   * compiling `parameters` itself; throws ajv's error. Unknown keywords and unresolvable `$ref`s are found
+   * by the compile, at the first call.
+   */
+  checkSchema(parameters: object): void {
+    const key = JSON.stringify(parameters)
+    if (this.checked.has(key)) return
+    this.ajv.validateSchema(parameters, true)
+    this.checked.add(key)
+  }
+
+  /** A check that compiles (or finds) the validator of `parameters` when it first runs. */
+  lazy(parameters: object): ArgumentCheck {
+    let check: ArgumentCheck | undefined
+    return (args) => (check ??= this.get(parameters))(args)
+  }
+
+  /** The validator of `parameters`; throws ajv's error when the schema cannot be compiled. */
+  get(parameters: object): ArgumentCheck {
+    const key = JSON.stringify(parameters)
+    let check = this.compiled.get(key)
+    if (!check) {
+      const validate = this.ajv.compile(parameters)
+      check = (args) => (validate(args) ? undefined : describeErrors(validate.errors ?? []))
+      this.compiled.set(key, check)
+    }
+    return check
+  }
 }
 
 /** ajv's errors as one line the model can act on: `/path must be string; arguments must have …`. */

@@ -1,6 +1,5 @@
-import type { Ajv } from 'ajv'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
-import { compileArguments } from './arguments.ts'
+import type { ValidatorPool } from './arguments.ts'
 import { ToolError, describeThrown, quote } from './errors.ts'
 import type { ToolDefinition, ToolEntry } from './types.ts'
 
@@ -32,7 +31,10 @@ const isPlainObject = (value: object) => {
   return proto === Object.prototype || proto === null
 }
 
-/** A JSON-only copy: what the model is shown must survive serialization unchanged. Undefined members drop out. */
+/**
+ * A deep-frozen, JSON-only copy: what the model is shown must survive serialization unchanged. Undefined
+ * members drop out. Frozen as it is built, so the system prompt takes it as its snapshot without cloning.
+ */
 function toJson(value: unknown, path: string, open: Set<object>): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
   if (typeof value === 'number') {
@@ -43,13 +45,16 @@ function toJson(value: unknown, path: string, open: Set<object>): unknown {
   if (open.has(value)) throw new Error(`${path} refers back to itself`)
   open.add(value)
   try {
-    if (Array.isArray(value)) return value.map((item, index) => toJson(item, `${path}[${index}]`, open))
+    if (Array.isArray(value)) return Object.freeze(value.map((item, index) => toJson(item, `${path}[${index}]`, open)))
     if (!isPlainObject(value)) throw new Error(`${path} is a ${value.constructor?.name ?? 'non-plain object'}, not a plain object`)
     const copy: Record<string, unknown> = {}
     for (const [key, member] of Object.entries(value)) {
-      if (member !== undefined) copy[key] = toJson(member, `${path}.${key}`, open)
+      if (member === undefined) continue
+      // Assigning "__proto__" would set the copy's prototype; JSON keeps it as an ordinary member.
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: toJson(member, `${path}.${key}`, open), enumerable: true, writable: true, configurable: true })
+      else copy[key] = toJson(member, `${path}.${key}`, open)
     }
-    return copy
+    return Object.freeze(copy)
   } finally {
     open.delete(value)
   }
@@ -75,8 +80,12 @@ function checkParameters(name: string, parameters: unknown): object {
   return copy
 }
 
-/** Checks a definition and prepares everything a call needs, once. Every error names the tool. */
-export function prepareTool(input: unknown, ajv: Ajv): ToolEntry {
+/**
+ * Checks a definition and prepares what a call needs. Every error names the tool. The parameters are
+ * checked against the JSON Schema meta-schema here; compiling them into a validator waits for the first
+ * call (`validators.lazy`), so registering compiles nothing.
+ */
+export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntry {
   if (!input || typeof input !== 'object') {
     throw new ToolError('INVALID_TOOL', `tools.register() needs a tool definition object, got ${quote(input)}`)
   }
@@ -97,14 +106,14 @@ export function prepareTool(input: unknown, ajv: Ajv): ToolEntry {
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${quote(name)} timeoutMs`, 'INVALID_TOOL')
 
   const parameters = checkParameters(name, definition.parameters)
-  // snapshotSchema marks its deep-frozen copy as already snapshotted, so every assembly reuses this object.
-  const schema = snapshotSchema({ name, description, parameters }, `tool ${quote(name)}`)
-  let check: ToolEntry['check']
   try {
-    check = compileArguments(ajv, schema.parameters)
+    validators.checkSchema(parameters)
   } catch (error) {
     throw new ToolError('INVALID_PARAMETERS', `tool ${quote(name)} has parameters that are not a valid JSON Schema: ${describeThrown(error)}`)
   }
+  // Deep-frozen already, so the system prompt keeps this very object as its snapshot.
+  const schema = snapshotSchema(Object.freeze({ name, description, parameters }), `tool ${quote(name)}`)
+  const check = validators.lazy(schema.parameters)
   // Listed field by field: a class-based tool keeps execute on its prototype, where a spread would miss it.
   const copy: ToolDefinition = { name, description, parameters: schema.parameters, execute: execute.bind(definition) }
   if (shouldDefer !== undefined) copy.shouldDefer = shouldDefer

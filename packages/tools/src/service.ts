@@ -1,8 +1,9 @@
 import { Context, Service, symbols } from 'cordis'
 import Schema from 'schemastery'
-import { createAjv } from './arguments.ts'
+import { ValidatorPool } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
 import { ToolError, describeThrown, listNames, quote } from './errors.ts'
+import { PluginOwnership } from './ownership.ts'
 import { ToolRegistry } from './registry.ts'
 import { runTool } from './run.ts'
 import type { ExecuteOptions, ToolChange, ToolDefinition, ToolEntry, ToolResult } from './types.ts'
@@ -30,7 +31,8 @@ export class ToolRuntime extends Service {
   })
 
   private readonly registry = new ToolRegistry()
-  private readonly ajv = createAjv()
+  private readonly validators = new ValidatorPool()
+  private readonly ownership = new PluginOwnership()
 
   /** Resolved once from the service's own context; property reads through a context build proxies. */
   private readonly emit: Context['emit']
@@ -46,26 +48,20 @@ export class ToolRuntime extends Service {
 
   /** Adds a tool; returns its disposer. It is removed with the registering plugin. */
   register<Args = any>(definition: ToolDefinition<Args>): () => Promise<void> {
-    const entry = prepareTool(definition, this.ajv)
+    // The caller's context decides which plugin owns the tool; everything else is read from the raw service.
+    const self = unwrap(this)
+    const entry = prepareTool(definition, self.validators)
     const { name } = entry
-    if (this.registry.has(name)) {
-      this.ajv.removeSchema(entry.schema.parameters)
+    const { registry } = self
+    if (registry.has(name)) {
       throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
     }
-    try {
-      return this.ctx.effect(() => {
-        this.registry.add(entry)
-        this.changed('register', name)
-        return () => {
-          if (!this.registry.remove(entry)) return
-          this.ajv.removeSchema(entry.schema.parameters)
-          this.changed('unregister', name)
-        }
-      }, `tools.register(${name})`)
-    } catch (error) {
-      this.ajv.removeSchema(entry.schema.parameters)
-      throw error
-    }
+    return self.ownership.own(this.ctx, () => {
+      registry.add(entry)
+      self.changed('register', name)
+    }, () => {
+      if (registry.remove(entry)) self.changed('unregister', name)
+    })
   }
 
   /** Shows a deferred tool to the model; true when that changed what the model sees. */
@@ -110,7 +106,12 @@ export class ToolRuntime extends Service {
       if (!entry) {
         return { output: `unknown tool ${quote(name)}; available tools: ${listNames(self.list())}`, isError: true }
       }
-      const problems = entry.check(args)
+      let problems: string | undefined
+      try {
+        problems = entry.check(args)
+      } catch (error) {
+        return { output: `tool ${quote(name)} cannot be called: its parameters are not a valid JSON Schema: ${describeThrown(error)}`, isError: true }
+      }
       if (problems !== undefined) {
         return { output: `invalid arguments for tool ${quote(name)}: ${problems}`, isError: true }
       }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { ValidatorPool } from '../src/arguments.ts'
+import { setup, tool } from './setup.ts'
+
+describe('argument validators', () => {
+  it('registering compiles nothing; the first call compiles, and identical schemas share one validator', async () => {
+    const ctx = await setup()
+    const pool = (ctx.tools as any).validators as ValidatorPool
+    const parameters = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }
+    for (const name of ['a', 'b', 'c']) ctx.tools.register(tool(name, { parameters: structuredClone(parameters) }))
+    ctx.tools.register(tool('d', { parameters: { type: 'object', properties: { s: { type: 'string' } } } }))
+    expect(pool.size).toBe(0)
+    expect((await ctx.tools.execute('a', { n: 'x' })).output).toBe('invalid arguments for tool "a": /n must be number')
+    expect((await ctx.tools.execute('b', {})).output).toBe('invalid arguments for tool "b": arguments must have required property \'n\'')
+    expect((await ctx.tools.execute('c', { n: 1 })).isError).toBe(false)
+    expect(pool.size).toBe(1)
+    await ctx.tools.execute('d', { s: 'x' })
+    expect(pool.size).toBe(2)
+  })
+
+  it('a re-listed tool with the same schema reuses the validator compiled before', async () => {
+    const ctx = await setup()
+    const pool = (ctx.tools as any).validators as ValidatorPool
+    const dispose = ctx.tools.register(tool('a'))
+    await ctx.tools.execute('a', { input: 'x' })
+    await dispose()
+    ctx.tools.register(tool('a'))
+    expect((await ctx.tools.execute('a', { input: 1 })).output).toBe('invalid arguments for tool "a": /input must be string')
+    expect(pool.size).toBe(1)
+  })
+
+  it.each([
+    [{ type: 'object', requried: ['a'] }, /strict mode: unknown keyword: "requried"/],
+    [{ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }, /can't resolve reference #\/definitions\/missing/],
+  ])('a schema only the compiler can refuse (%o) registers, and every call fails naming the problem', async (parameters, problem) => {
+    const ctx = await setup()
+    ctx.tools.register(tool('t', { parameters }))
+    for (let call = 0; call < 2; call++) {
+      const result = await ctx.tools.execute('t', { a: 1 })
+      expect(result.isError).toBe(true)
+      expect(result.output).toMatch(/^tool "t" cannot be called: its parameters are not a valid JSON Schema: /)
+      expect(result.output).toMatch(problem)
+    }
+  })
+})
