@@ -41,7 +41,7 @@ export function systemPromptConfig(config: SpineConfig): SystemPromptConfig {
 export async function apply(ctx: Context, config: SpineConfig) {
   await ctx.plugin(SystemPrompt, systemPromptConfig(config))
   await ctx.plugin(ToolRuntime, { timeoutMs: config.toolTimeoutMs })
-  await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist })
+  await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist, durability: config.durability })
   await ctx.plugin(LlmRuntime)
   if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none' })
   const loop: AgentLoopConfig = { model: config.model, maxSteps: config.maxSteps, toolConcurrency: config.toolConcurrency }

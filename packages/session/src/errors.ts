@@ -3,10 +3,12 @@ export type SessionErrorCode =
   | 'INVALID_EVENT'
   | 'INVALID_ID'
   | 'CORRUPT_LINE'
+  | 'LINE_TOO_LONG'
   | 'BAD_SEQ'
   | 'NOT_FOUND'
   | 'EXISTS'
   | 'WRITE_FAILED'
+  | 'INVALID_CONFIG'
 
 /** The one error class of dsh-session. */
 export class SessionError extends Error {

@@ -9,3 +9,7 @@ export type {
   EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
 } from './events.ts'
 export { CORE_EVENT_TYPES, CORE_PREFIXES } from './validate.ts'
+export { DURABILITY_MODES } from './durability.ts'
+export type { Durability } from './durability.ts'
+export { readLines, MAX_LINE_BYTES } from './line-reader.ts'
+export type { LogLine, ReadLinesOptions } from './line-reader.ts'

@@ -1,19 +1,30 @@
 import { promises as fs } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
+import type { Durability } from './durability.ts'
+import { type LogLine, type ReadLinesOptions, readLines } from './line-reader.ts'
 import { SessionError } from './errors.ts'
 import { type EventSink, Session, restoreEvent } from './session.ts'
 
 /**
- * Appends lines to one JSONL file through a single ordered queue: lines queued while a write is in
- * flight go out together in the next write, so writes never interleave and order is append order.
+ * Appends lines to one JSONL file through a single ordered queue and one open file: lines queued while a
+ * write is in flight go out together in the next write, so writes never interleave and order is append
+ * order. `durability` decides when the lines are also fsynced (see `Durability`).
  */
 export class JsonlWriter implements EventSink {
   private readonly queue: string[] = []
   private queued = 0
   private persisted = 0
+  private synced = 0
   private draining: Promise<void> | undefined
+  private syncing: Promise<void> | undefined
   private failure: SessionError | undefined
+  private file: Promise<FileHandle> | undefined
 
-  constructor(readonly path: string, private readonly onFailure: (error: SessionError) => void = () => {}) {}
+  constructor(
+    readonly path: string,
+    private readonly onFailure: (error: SessionError) => void = () => {},
+    readonly durability: Durability = 'turn',
+  ) {}
 
   write(line: string): void {
     if (this.failure) throw this.failure
@@ -22,26 +33,61 @@ export class JsonlWriter implements EventSink {
     this.draining ??= this.drain()
   }
 
+  /** Resolves once every line written so far is written, and fsynced unless durability is `none`. */
   async flushed(): Promise<void> {
     const target = this.queued
     while (this.persisted < target && !this.failure) await this.draining
     if (this.failure) throw this.failure
+    while (this.durability !== 'none' && this.synced < target && !this.failure) {
+      await (this.syncing ??= this.sync())
+    }
+    if (this.failure) throw this.failure
+  }
+
+  /** Flushes and closes the file; a later write opens it again. */
+  async close(): Promise<void> {
+    await this.flushed().catch(() => {})
+    const file = this.file
+    this.file = undefined
+    if (file) await (await file).close().catch(() => {})
   }
 
   private async drain(): Promise<void> {
     try {
+      const file = await (this.file ??= open(this.path, 'a'))
       while (this.queue.length) {
         const batch = this.queue.splice(0)
-        await fs.appendFile(this.path, batch.join(''))
+        await file.write(batch.join(''))
         this.persisted += batch.length
+        if (this.durability === 'event') {
+          await file.datasync()
+          this.synced = this.persisted
+        }
       }
     } catch (error) {
-      this.failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${(error as Error).message}; `
-        + 'the session refuses further appends', { cause: error })
-      this.onFailure(this.failure)
+      this.fail(error)
     } finally {
       this.draining = undefined
     }
+  }
+
+  private async sync(): Promise<void> {
+    try {
+      const target = this.persisted
+      if (this.file) await (await this.file).datasync()
+      this.synced = Math.max(this.synced, target)
+    } catch (error) {
+      this.fail(error)
+    } finally {
+      this.syncing = undefined
+    }
+  }
+
+  private fail(error: unknown) {
+    if (this.failure) return
+    this.failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${(error as Error).message}; `
+      + 'the session refuses further appends', { cause: error })
+    this.onFailure(this.failure)
   }
 }
 
@@ -59,59 +105,57 @@ export async function createLogFile(path: string): Promise<void> {
 
 export interface LoadHooks {
   warn(message: string): void
-  onWriteFailure(error: SessionError): void
+  /** The writer that appends to this log once loaded. */
+  writer: JsonlWriter
+  /** Passed to the line reader (tests use small chunks). */
+  read?: ReadLinesOptions
 }
 
 /**
- * Loads a session from its JSONL log. A torn last line (invalid JSON, as after a crash mid-write) is
- * reported through `warn` and truncated off the file; any other bad line fails naming file and line.
+ * Loads a session from its JSONL log, read as a stream of lines, so a log of any size opens. A torn last
+ * line (invalid JSON, as after a crash mid-write) is reported through `warn` and truncated off the file;
+ * any other bad line fails naming file and line, and a line over the length limit fails naming the limit.
  */
 export async function loadSession(id: string, path: string, hooks: LoadHooks): Promise<Session> {
-  let text: string
+  let tornReason = ''
+  let size: number
   try {
-    text = await fs.readFile(path, 'utf8')
+    size = (await fs.stat(path)).size
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new SessionError('NOT_FOUND', `session "${id}" has no log at ${path}`)
     }
     throw error
   }
-  const terminated = text === '' || text.endsWith('\n')
-  const lines = text.split('\n')
-  if (terminated) lines.pop()
-
-  const records: unknown[] = []
-  let tornAt: number | undefined
-  let offset = 0
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    try {
-      records.push(JSON.parse(line))
-    } catch (error) {
-      if (i < lines.length - 1) {
-        throw new SessionError('CORRUPT_LINE', `${path}, line ${i + 1}: not valid JSON (${(error as Error).message})`)
-      }
-      tornAt = offset
+  const session = new Session(id, { resumed: true, sink: hooks.writer })
+  let torn: LogLine | undefined
+  let last: LogLine | undefined
+  for await (const line of readLines(path, hooks.read)) {
+    if (torn) {
+      throw new SessionError('CORRUPT_LINE', `${path}, line ${torn.number}: not valid JSON (${tornReason})`)
     }
-    offset += line.length + 1
-  }
-
-  const session = new Session(id, { resumed: true, sink: new JsonlWriter(path, hooks.onWriteFailure) })
-  records.forEach((record, i) => {
+    last = line
+    let record: unknown
+    try {
+      record = JSON.parse(line.text)
+    } catch (error) {
+      torn = line
+      tornReason = (error as Error).message
+      continue
+    }
     try {
       session[restoreEvent](record)
     } catch (error) {
       if (!(error instanceof SessionError)) throw error
-      throw new SessionError(error.code, `${path}, line ${i + 1}: ${error.message}`, { cause: error })
+      throw new SessionError(error.code, `${path}, line ${line.number}: ${error.message}`, { cause: error })
     }
-  })
+  }
 
-  if (tornAt !== undefined) {
-    const keep = Buffer.byteLength(text.slice(0, tornAt))
-    await fs.truncate(path, keep)
-    hooks.warn(`${path}, line ${lines.length}: skipped a torn last line (${Buffer.byteLength(text) - keep} bytes of invalid JSON, `
+  if (torn) {
+    await fs.truncate(path, torn.offset)
+    hooks.warn(`${path}, line ${torn.number}: skipped a torn last line (${size - torn.offset} bytes of invalid JSON, `
       + 'likely an interrupted write) and truncated it off the file')
-  } else if (!terminated) {
+  } else if (last && !last.terminated) {
     // A complete last record without its newline: finish the line so the next append starts clean.
     await fs.appendFile(path, '\n')
   }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { Context, Logger, Service } from 'cordis'
 import Schema from 'schemastery'
 import { SessionError, describe } from './errors.ts'
+import { DURABILITY_MODES, type Durability } from './durability.ts'
 import { JsonlWriter, createLogFile, loadSession } from './jsonl-store.ts'
 import { Session } from './session.ts'
 
@@ -16,6 +17,8 @@ declare module 'cordis' {
 export interface SessionStoreConfig {
   persistenceRoot: string
   persist: boolean
+  /** When appends are fsynced; omitted means `turn`. */
+  durability?: Durability
 }
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
@@ -28,11 +31,16 @@ export class SessionStore extends Service {
       .description('Directory of the session logs; a relative path is resolved against the working directory at startup.'),
     persist: Schema.boolean().default(true)
       .description('Write sessions to JSONL files; false keeps them in memory only.'),
-  })
+    durability: Schema.union(DURABILITY_MODES.map((mode) => Schema.const(mode))).default('turn')
+      .description('When appends are fsynced: turn (before a turn\'s end is reported), event (after every write), none (never).'),
+  }) as Schema<SessionStoreConfig>
 
   /** Absolute directory of the session logs. */
   readonly root: string
   private readonly persist: boolean
+  /** When appends are fsynced. */
+  readonly durability: Durability
+  private readonly writers = new Map<string, JsonlWriter>()
   private readonly sessions = new Map<string, Session>()
   private readonly pending = new Map<string, Promise<Session>>()
   private readonly logger: Logger
@@ -41,8 +49,12 @@ export class SessionStore extends Service {
     super(ctx, 'sessions')
     this.root = resolve(process.cwd(), config.persistenceRoot)
     this.persist = config.persist
+    this.durability = config.durability ?? 'turn'
+    if (!DURABILITY_MODES.includes(this.durability)) {
+      throw new SessionError('INVALID_CONFIG', `durability ${describe(this.durability)} is not one of ${DURABILITY_MODES.join(', ')}`)
+    }
     this.logger = ctx.logger('session')
-    ctx.effect(() => () => this.flush(), 'sessions: flush on dispose')
+    ctx.effect(() => () => this.closeAll(), 'sessions: flush and close on dispose')
   }
 
   /** Starts a new, empty session; a random id when none is given. Fails with EXISTS for a taken id. */
@@ -106,13 +118,26 @@ export class SessionStore extends Service {
     const session = this.sessions.get(id)
     if (!session) return
     this.sessions.delete(id)
-    await session.flushed()
+    const writer = this.writers.get(id)
+    this.writers.delete(id)
+    try {
+      await session.flushed()
+    } finally {
+      await writer?.close()
+    }
   }
 
   /** Resolves when every append queued so far, in every session, is on disk. */
   async flush(): Promise<void> {
     await Promise.allSettled(this.pending.values())
     await Promise.all([...this.sessions.values()].map(session => session.flushed()))
+  }
+
+  private async closeAll(): Promise<void> {
+    await this.flush().catch(() => {})
+    const writers = [...this.writers.values()]
+    this.writers.clear()
+    await Promise.all(writers.map((writer) => writer.close()))
   }
 
   private track(id: string, task: () => Promise<Session>): Promise<Session> {
@@ -131,14 +156,18 @@ export class SessionStore extends Service {
     const path = this.pathOf(id)
     await fs.mkdir(this.root, { recursive: true })
     await createLogFile(path)
-    return new Session(id, { sink: new JsonlWriter(path, error => this.logger.error(error)) })
+    return new Session(id, { sink: this.writer(id, path) })
   }
 
   private load(id: string): Promise<Session> {
-    return loadSession(id, this.pathOf(id), {
-      warn: message => this.logger.warn(message),
-      onWriteFailure: error => this.logger.error(error),
-    })
+    const path = this.pathOf(id)
+    return loadSession(id, path, { warn: message => this.logger.warn(message), writer: this.writer(id, path) })
+  }
+
+  private writer(id: string, path: string): JsonlWriter {
+    const writer = new JsonlWriter(path, error => this.logger.error(error), this.durability)
+    this.writers.set(id, writer)
+    return writer
   }
 
   private pathOf(id: string): string {

@@ -1,0 +1,70 @@
+import { open } from 'node:fs/promises'
+import { SessionError } from './errors.ts'
+
+/** One line of a log, without its newline. */
+export interface LogLine {
+  text: string
+  /** 1-based line number. */
+  number: number
+  /** Byte offset of the line's first byte in the file. */
+  offset: number
+  /** False for a last line that has no newline. */
+  terminated: boolean
+}
+
+export interface ReadLinesOptions {
+  /** Bytes read from the file at a time. */
+  chunkBytes?: number
+  /** The longest line accepted, in bytes; a longer one fails the read naming the file and the limit. */
+  maxLineBytes?: number
+}
+
+/** 256 MiB: well under the longest string V8 can build (about 512 MiB of one-byte text). */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024
+const CHUNK_BYTES = 1024 * 1024
+
+/**
+ * Reads a file as a stream of UTF-8 lines, a chunk at a time, so a log of any size can be read: only one
+ * line is ever decoded into a string at once, never the whole file.
+ */
+export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<LogLine> {
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
+  const file = await open(path, 'r')
+  try {
+    let pending: Buffer[] = []
+    let pendingBytes = 0
+    let number = 0
+    let offset = 0
+    const tooLong = () => new SessionError('LINE_TOO_LONG',
+      `${path}, line ${number + 1}: longer than the limit of ${maxLineBytes} bytes per line; the log cannot be opened`)
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes)
+      const { bytesRead } = await file.read(chunk, 0, chunkBytes, null)
+      if (bytesRead === 0) break
+      let start = 0
+      for (;;) {
+        const newline = chunk.indexOf(10, start)
+        if (newline < 0 || newline >= bytesRead) break
+        const bytes = pendingBytes + newline - start
+        if (bytes > maxLineBytes) throw tooLong()
+        const text = pending.length
+          ? Buffer.concat([...pending, chunk.subarray(start, newline)]).toString('utf8')
+          : chunk.toString('utf8', start, newline)
+        yield { text, number: ++number, offset, terminated: true }
+        offset += bytes + 1
+        pending = []
+        pendingBytes = 0
+        start = newline + 1
+      }
+      if (start < bytesRead) {
+        pending.push(chunk.subarray(start, bytesRead))
+        pendingBytes += bytesRead - start
+        if (pendingBytes > maxLineBytes) throw tooLong()
+      }
+    }
+    if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString('utf8'), number: ++number, offset, terminated: false }
+  } finally {
+    await file.close()
+  }
+}

@@ -1,0 +1,82 @@
+import { promises as fs } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Context } from 'cordis'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import SessionStore, { type Durability } from '../src/index.ts'
+import { chatTurn, readLines, setup, tempDir } from './helpers.ts'
+
+/** Counts fsyncs (datasync) and writes made through any open file. */
+async function countSyncs() {
+  const probe = await open(join(await tempDir(), 'probe'), 'w')
+  const proto = Object.getPrototypeOf(probe)
+  await probe.close()
+  writes = vi.spyOn(proto, 'write')
+  return vi.spyOn(proto, 'datasync')
+}
+let writes: ReturnType<typeof vi.spyOn>
+
+afterEach(() => { vi.restoreAllMocks() })
+
+describe('durability', () => {
+  it.each([
+    ['turn', () => 1],
+    ['event', () => writes.mock.calls.length],
+    ['none', () => 0],
+  ] as [Durability, () => number][])('%s: a 13-event turn followed by flushed() makes the right fsyncs and reaches the file', async (durability, expected) => {
+    const root = await tempDir()
+    const { sessions } = await setup({ persistenceRoot: root, durability })
+    const session = await sessions.create('s')
+    await session.flushed()
+    const syncs = await countSyncs()
+    for (let i = 0; i < 13; i++) {
+      session.append('user/message', { turn: 1, text: `line ${i}` })
+      // Each event its own write batch, as in a turn where the loop awaits the model between events.
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+    await session.flushed()
+    expect(writes.mock.calls.length).toBeGreaterThan(1)
+    expect(syncs.mock.calls.length).toBe(expected())
+    expect((await readLines(join(root, 's.jsonl'))).length - 1).toBe(13)
+  })
+
+  it('turn is the default, and the store reports it', async () => {
+    const { sessions } = await setup({})
+    expect(sessions.durability).toBe('turn')
+  })
+
+  it('a turn awaited with flushed() is fsynced before flushed() resolves', async () => {
+    const root = await tempDir()
+    const { sessions } = await setup({ persistenceRoot: root })
+    const session = await sessions.create('s')
+    const syncs = await countSyncs()
+    chatTurn(session, 1)
+    let resolved = false
+    const flushed = session.flushed().then(() => { resolved = true })
+    await vi.waitFor(() => expect(syncs).toHaveBeenCalled())
+    await flushed
+    expect(resolved).toBe(true)
+    const synced = syncs.mock.results.at(-1)!.value
+    await expect(synced).resolves.toBeUndefined()
+  })
+
+  it.each(['always', '', 1])('refuses durability %j, listing the valid modes', async (durability) => {
+    expect(() => SessionStore.Config({ durability } as any)).toThrow()
+    expect(() => new SessionStore(new Context(), { persistenceRoot: 'x', persist: false, durability } as any))
+      .toThrow(/^durability .* is not one of turn, event, none$/)
+  })
+
+  it('keeps one file open across appends (no open per batch)', async () => {
+    const root = await tempDir()
+    const { sessions } = await setup({ persistenceRoot: root, durability: 'none' })
+    const session = await sessions.create('s')
+    const opens = vi.spyOn(fs, 'appendFile')
+    for (let turn = 1; turn <= 5; turn++) {
+      chatTurn(session, turn)
+      await session.flushed()
+    }
+    expect(opens).not.toHaveBeenCalled()
+    await sessions.close('s')
+    expect((await readLines(join(root, 's.jsonl'))).length - 1).toBe(session.lastSeq)
+  })
+})
