@@ -48,7 +48,9 @@ function toJson(value: unknown, path: string, open: Set<object>): unknown {
     if (Array.isArray(value)) return Object.freeze(value.map((item, index) => toJson(item, `${path}[${index}]`, open)))
     if (!isPlainObject(value)) throw new Error(`${path} is a ${value.constructor?.name ?? 'non-plain object'}, not a plain object`)
     const copy: Record<string, unknown> = {}
-    for (const [key, member] of Object.entries(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue
+      const member = (value as Record<string, unknown>)[key]
       if (member === undefined) continue
       // Assigning "__proto__" would set the copy's prototype; JSON keeps it as an ordinary member.
       if (key === '__proto__') Object.defineProperty(copy, key, { value: toJson(member, `${path}.${key}`, open), enumerable: true, writable: true, configurable: true })

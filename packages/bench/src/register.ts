@@ -1,0 +1,69 @@
+import { Context } from 'cordis'
+import SystemPrompt from 'dsh-system-prompt'
+import ToolRuntime from 'dsh-tools'
+import { round } from './measure.ts'
+
+const N = 10_000
+const ROUNDS = 5
+
+/** 10,000 distinct MCP-like tools: every schema differs, so no sharing flatters the figure. */
+function definitions(round: number) {
+  return Array.from({ length: N }, (_, i) => ({
+    name: `mcp__srv${i % 7}__tool_${round}_${i}`,
+    description: `Tool ${i} of round ${round}: does one thing well.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: `path for tool ${i}` },
+        limit: { type: 'integer', minimum: 1, maximum: 1000 + i },
+        mode: { type: 'string', enum: ['fast', 'full'] },
+      },
+      required: ['path'],
+    },
+    execute: () => 'ok',
+  }))
+}
+
+/**
+ * Registering 10,000 tools through `ToolRuntime` (one plugin, as an MCP bridge does) against the one cold
+ * `assemble()` that follows, which snapshots, sorts and merges them; plus the RSS the registration adds.
+ * Alternated over a few rounds, each with a fresh context, medians reported.
+ */
+export async function run(): Promise<Record<string, number>> {
+  const registerMs: number[] = []
+  const assembleMs: number[] = []
+  const rssMb: number[] = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const tools = definitions(r)
+    const ctx = new Context()
+    await ctx.plugin(SystemPrompt, {} as any)
+    await ctx.plugin(ToolRuntime, {} as any)
+    globalThis.gc?.()
+    const rss = process.memoryUsage().rss
+    let start = 0
+    const fiber = await ctx.plugin({
+      name: 'bench-mcp-bridge',
+      inject: ['tools'],
+      apply(ctx: Context) {
+        start = performance.now()
+        const runtime = ctx.tools
+        for (const tool of tools) runtime.register(tool)
+        registerMs.push(performance.now() - start)
+      },
+    })
+    rssMb.push((process.memoryUsage().rss - rss) / 2 ** 20)
+    start = performance.now()
+    await ctx.systemPrompt.assemble()
+    assembleMs.push(performance.now() - start)
+    await fiber.dispose()
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
+  return {
+    register_10000_ms: round(median(registerMs), 1),
+    assemble_cold_10000_ms: round(median(assembleMs), 1),
+    register_10000_over_assemble_cold_10000: round(median(registerMs) / median(assembleMs), 2),
+    register_10000_rss_mb: round(median(rssMb), 1),
+  }
+}
+
+export const targets = { register_10000_over_assemble_cold_10000: 3, register_10000_rss_mb: 40 }
