@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [-- --json] [-- --only name]`: runs every benchmark module in this folder and prints the
+ * `npm run -s bench [-- --json] [-- --only name] [-- --big-log]`: runs every benchmark module in this folder and prints the
  * measured ratios (side by side in one process) next to their targets. Not a test: it never fails a build.
  */
 import { existsSync } from 'node:fs'
@@ -18,7 +18,7 @@ for (const name of modules) {
   if (!existsSync(fileURLToPath(file))) continue
   const mod = await import(file.href)
   if (!json) process.stderr.write(`bench: ${name}…\n`)
-  Object.assign(results, await mod.run())
+  Object.assign(results, await mod.run(args))
   Object.assign(targets, mod.targets ?? {})
 }
 
