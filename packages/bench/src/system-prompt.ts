@@ -24,12 +24,15 @@ function makeTools(n: number, random: () => number): ToolSchema[] {
 }
 
 /** Providers hand back one frozen array per membership state, as ToolRuntime does; `cold` hands a new one each call. */
-async function service(tools: ToolSchema[], toolOrder?: string[], cold = false) {
+async function service(tools: ToolSchema[], toolOrder?: string[], cold = false, fresh = false) {
   const ctx = new Context()
   await ctx.plugin(SystemPrompt, (toolOrder ? { toolOrder } : {}) as any)
   for (let p = 0; p < PROVIDERS; p++) {
     const schemas = Object.freeze(tools.filter((_, i) => i % PROVIDERS === p))
-    const provide = cold ? () => ({ schemas: [...schemas] }) : () => ({ schemas })
+    // `fresh`: a bridge that maps its tools on every call, building new schema objects each time.
+    const provide = fresh
+      ? () => ({ schemas: schemas.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) })) })
+      : cold ? () => ({ schemas: [...schemas] }) : () => ({ schemas })
     await ctx.plugin({ name: `provider-${p}`, inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.tools(provide) } })
   }
   return ctx.systemPrompt
@@ -53,6 +56,13 @@ export async function run(): Promise<Record<string, number>> {
     fns[`unlisted_${n}`] = () => plain.assemble()
     fns[`listed_${n}`] = () => ordered.assemble()
     fns[`cold_${n}`] = () => cold.assemble()
+    if (n === 1000) {
+      const freshService = await service(tools, undefined, false, true)
+      const objects = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) }))
+      fns.fresh_1000 = () => freshService.assemble()
+      // The floor: what any harness must do with N new objects — copy each, sort them by code units.
+      fns.floor_1000 = () => objects.map((tool) => ({ ...tool, parameters: JSON.parse(JSON.stringify(tool.parameters)) })).map((tool) => ({ ...tool })).sort((a, b) => compareCodeUnits(a.name, b.name))
+    }
   }
   const m = await sideBySide(fns, 150, 20)
   return {
@@ -64,6 +74,7 @@ export async function run(): Promise<Record<string, number>> {
     cold_assemble_vs_sort_n1000: round(m.cold_1000 / m.sort_1000),
     cold_growth_10000_over_1000: round(m.cold_10000 / m.cold_1000),
     listed_half_over_unlisted_n1000: round(m.listed_1000 / m.unlisted_1000),
+    assemble_new_objects_over_floor_n1000: round(m.fresh_1000 / m.floor_1000),
   }
 }
 
@@ -71,4 +82,5 @@ export const targets = {
   assemble_vs_sort_n1000: 5,
   growth_10000_over_1000: 15,
   listed_half_over_unlisted_n1000: 2,
+  assemble_new_objects_over_floor_n1000: 3,
 }
