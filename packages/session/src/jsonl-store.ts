@@ -58,6 +58,9 @@ export class JsonlWriter implements EventSink {
       while (this.queue.length) {
         const batch = this.queue.splice(0)
         await file.write(batch.join(''))
+        // An open file outlives its name: writes to a deleted log would succeed and reach nothing anyone reads.
+        // (With `turn`, the check runs once per turn, at the fsync.)
+        if (this.durability !== 'turn') await checkLinked(file)
         this.persisted += batch.length
         if (this.durability === 'event') {
           await file.datasync()
@@ -74,7 +77,11 @@ export class JsonlWriter implements EventSink {
   private async sync(): Promise<void> {
     try {
       const target = this.persisted
-      if (this.file) await (await this.file).datasync()
+      if (this.file) {
+        const file = await this.file
+        await file.datasync()
+        await checkLinked(file)
+      }
       this.synced = Math.max(this.synced, target)
     } catch (error) {
       this.fail(error)
@@ -89,6 +96,10 @@ export class JsonlWriter implements EventSink {
       + 'the session refuses further appends', { cause: error })
     this.onFailure(this.failure)
   }
+}
+
+async function checkLinked(file: FileHandle): Promise<void> {
+  if ((await file.stat()).nlink === 0) throw new Error('the file was deleted while the session was open')
 }
 
 /** Creates an empty log file; fails with EXISTS if one is already there. */
