@@ -33,8 +33,6 @@ export type ArgumentCheck = (args: unknown) => string | undefined
  */
 export class ValidatorPool {
   private readonly compiled = new Map<string, ArgumentCheck>()
-  /** JSON texts of schemas that passed the meta-schema, so a re-listed schema is not checked again. */
-  private readonly checked = new Set<string>()
 
   constructor(private readonly ajv: Ajv = createAjv()) {}
 
@@ -43,37 +41,29 @@ export class ValidatorPool {
     return this.compiled.size
   }
 
-  /**
-   * Checks `parameters` against the JSON Schema meta-schema (a validator ajv compiled once), without
-   * compiling `parameters` itself; throws ajv's error. Unknown keywords and unresolvable `$ref`s are found
-   * by the compile, at the first call.
-   */
-  checkSchema(parameters: object): void {
-    const key = JSON.stringify(parameters)
-    if (this.checked.has(key)) return
-    this.ajv.validateSchema(parameters, true)
-    this.checked.add(key)
-  }
-
   /** A check that compiles (or finds) the validator of `parameters` when it first runs. */
   lazy(parameters: object): ArgumentCheck {
     let check: ArgumentCheck | undefined
     return (args) => (check ??= this.get(parameters))(args)
   }
 
-  /** The validator of `parameters`; throws ajv's error when the schema cannot be compiled. */
+  /** The validator of `parameters`; throws ajv's error when it is not a valid JSON Schema or cannot be compiled. */
   get(parameters: object): ArgumentCheck {
     const key = JSON.stringify(parameters)
     let check = this.compiled.get(key)
     if (!check) {
-      const validate = this.ajv.compile(parameters)
-      check = (args) => (validate(args) ? undefined : describeErrors(validate.errors ?? []))
+      try {
+        const validate = this.ajv.compile(parameters)
+        check = (args) => (validate(args) ? undefined : describeErrors(validate.errors ?? []))
+      } catch (error) {
+        // Remembered as a check that throws: ajv caches a schema it failed on, and a retry would pass it.
+        check = () => { throw error }
+      }
       this.compiled.set(key, check)
     }
     return check
   }
 }
-
 /** ajv's errors as one line the model can act on: `/path must be string; arguments must have …`. */
 export function describeErrors(errors: readonly ErrorObject[]): string {
   const lines = errors.slice(0, MAX_REPORTED).map(describeError)

@@ -84,8 +84,8 @@ function checkParameters(name: string, parameters: unknown): object {
 
 /**
  * Checks a definition and prepares what a call needs. Every error names the tool. The parameters are
- * checked against the JSON Schema meta-schema here; compiling them into a validator waits for the first
- * call (`validators.lazy`), so registering compiles nothing.
+ * checked here for being plain JSON with `type: "object"` at the root; checking them as a JSON Schema and
+ * compiling their validator wait for the first call (`validators.lazy`), so registering compiles nothing.
  */
 export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntry {
   if (!input || typeof input !== 'object') {
@@ -108,11 +108,6 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${quote(name)} timeoutMs`, 'INVALID_TOOL')
 
   const parameters = checkParameters(name, definition.parameters)
-  try {
-    validators.checkSchema(parameters)
-  } catch (error) {
-    throw new ToolError('INVALID_PARAMETERS', `tool ${quote(name)} has parameters that are not a valid JSON Schema: ${describeThrown(error)}`)
-  }
   // Deep-frozen already, so the system prompt keeps this very object as its snapshot.
   const schema = snapshotSchema(Object.freeze({ name, description, parameters }), `tool ${quote(name)}`)
   const check = validators.lazy(schema.parameters)

@@ -30,9 +30,11 @@ describe('argument validators', () => {
   })
 
   it.each([
+    [{ type: 'object', properties: { a: { type: 'nope' } } }, /schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/],
+    [{ type: 'object', $schema: 'https://json-schema.org/draft/2020-12/schema' }, /no schema with key or ref "https:\/\/json-schema.org\/draft\/2020-12\/schema"/],
     [{ type: 'object', requried: ['a'] }, /strict mode: unknown keyword: "requried"/],
     [{ type: 'object', properties: { a: { $ref: '#/definitions/missing' } } }, /can't resolve reference #\/definitions\/missing/],
-  ])('a schema only the compiler can refuse (%o) registers, and every call fails naming the problem', async (parameters, problem) => {
+  ])('a schema that is not a valid JSON Schema (%o) registers, and every call fails naming the problem', async (parameters, problem) => {
     const ctx = await setup()
     ctx.tools.register(tool('t', { parameters }))
     for (let call = 0; call < 2; call++) {
