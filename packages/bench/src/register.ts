@@ -25,12 +25,14 @@ function definitions(round: number) {
 }
 
 /**
- * Registering 10,000 tools through `ToolRuntime` (one plugin, as an MCP bridge does) against the one cold
+ * Registering 10,000 tools through `ToolRuntime` (one plugin, one `registerMany`, as an MCP bridge does) against the one cold
  * `assemble()` that follows, which snapshots, sorts and merges them; plus the RSS the registration adds.
- * Alternated over a few rounds, each with a fresh context, medians reported.
+ * Alternated over a few rounds, each with a fresh context, medians reported. The one-by-one figure
+ * registers the same listing with `register()` per tool, each call through a Cordis context proxy.
  */
 export async function run(): Promise<Record<string, number>> {
   const registerMs: number[] = []
+  const oneByOneMs: number[] = []
   const assembleMs: number[] = []
   const rssMb: number[] = []
   for (let r = 0; r < ROUNDS; r++) {
@@ -46,8 +48,7 @@ export async function run(): Promise<Record<string, number>> {
       inject: ['tools'],
       apply(ctx: Context) {
         start = performance.now()
-        const runtime = ctx.tools
-        for (const tool of tools) runtime.register(tool)
+        ctx.tools.registerMany(tools)
         registerMs.push(performance.now() - start)
       },
     })
@@ -56,6 +57,17 @@ export async function run(): Promise<Record<string, number>> {
     await ctx.systemPrompt.assemble()
     assembleMs.push(performance.now() - start)
     await fiber.dispose()
+    // The same listing registered one call at a time, each through the plugin's Cordis context.
+    const oneByOne = await ctx.plugin({
+      name: 'bench-one-by-one',
+      inject: ['tools'],
+      apply(ctx: Context) {
+        const begin = performance.now()
+        for (const tool of tools) ctx.tools.register(tool)
+        oneByOneMs.push(performance.now() - begin)
+      },
+    })
+    await oneByOne.dispose()
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
   return {
@@ -63,6 +75,7 @@ export async function run(): Promise<Record<string, number>> {
     assemble_cold_10000_ms: round(median(assembleMs), 1),
     register_10000_over_assemble_cold_10000: round(median(registerMs) / median(assembleMs), 2),
     register_10000_rss_mb: round(median(rssMb), 1),
+    register_10000_one_by_one_over_assemble_cold_10000: round(median(oneByOneMs) / median(assembleMs), 2),
   }
 }
 

@@ -35,31 +35,48 @@ const isPlainObject = (value: object) => {
  * A deep-frozen, JSON-only copy: what the model is shown must survive serialization unchanged. Undefined
  * members drop out. Frozen as it is built, so the system prompt takes it as its snapshot without cloning.
  */
-function toJson(value: unknown, path: string, open: Set<object>): unknown {
+function toJson(value: unknown, trail: (string | number)[], open: object[]): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
   if (typeof value === 'number') {
     if (Number.isFinite(value)) return value
-    throw new Error(`${path} is ${value}, which JSON cannot carry`)
+    throw new Error(`${pathOf(trail)} is ${value}, which JSON cannot carry`)
   }
-  if (typeof value !== 'object') throw new Error(`${path} is ${value === undefined ? 'undefined' : `a ${typeof value}`}`)
-  if (open.has(value)) throw new Error(`${path} refers back to itself`)
-  open.add(value)
-  try {
-    if (Array.isArray(value)) return Object.freeze(value.map((item, index) => toJson(item, `${path}[${index}]`, open)))
-    if (!isPlainObject(value)) throw new Error(`${path} is a ${value.constructor?.name ?? 'non-plain object'}, not a plain object`)
+  if (typeof value !== 'object') throw new Error(`${pathOf(trail)} is ${value === undefined ? 'undefined' : `a ${typeof value}`}`)
+  // Schemas are shallow: a list of the open ancestors is cheaper than a set, and so is building the path
+  // only for a message.
+  if (open.includes(value)) throw new Error(`${pathOf(trail)} refers back to itself`)
+  open.push(value)
+  let result: unknown
+  if (Array.isArray(value)) {
+    const copy = new Array(value.length)
+    for (let index = 0; index < value.length; index++) {
+      trail.push(index)
+      copy[index] = toJson(value[index], trail, open)
+      trail.pop()
+    }
+    result = Object.freeze(copy)
+  } else {
+    if (!isPlainObject(value)) throw new Error(`${pathOf(trail)} is a ${value.constructor?.name ?? 'non-plain object'}, not a plain object`)
     const copy: Record<string, unknown> = {}
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue
       const member = (value as Record<string, unknown>)[key]
       if (member === undefined) continue
+      trail.push(key)
+      const item = toJson(member, trail, open)
+      trail.pop()
       // Assigning "__proto__" would set the copy's prototype; JSON keeps it as an ordinary member.
-      if (key === '__proto__') Object.defineProperty(copy, key, { value: toJson(member, `${path}.${key}`, open), enumerable: true, writable: true, configurable: true })
-      else copy[key] = toJson(member, `${path}.${key}`, open)
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true })
+      else copy[key] = item
     }
-    return Object.freeze(copy)
-  } finally {
-    open.delete(value)
+    result = Object.freeze(copy)
   }
+  open.pop()
+  return result
+}
+
+function pathOf(trail: readonly (string | number)[]): string {
+  return 'parameters' + trail.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('')
 }
 
 function checkParameters(name: string, parameters: unknown): object {
@@ -68,7 +85,7 @@ function checkParameters(name: string, parameters: unknown): object {
   }
   let copy: object
   try {
-    copy = toJson(parameters, 'parameters', new Set()) as object
+    copy = toJson(parameters, [], []) as object
   } catch (error) {
     throw new ToolError('INVALID_PARAMETERS', `tool ${quote(name)} has parameters that are not plain JSON: ${describeThrown(error)}`)
   }
@@ -80,6 +97,12 @@ function checkParameters(name: string, parameters: unknown): object {
     )
   }
   return copy
+}
+
+function checkFlag(name: string, flag: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new ToolError('INVALID_TOOL', `tool ${quote(name)} has ${flag} ${quote(value)}; it must be true, false or omitted`)
+  }
 }
 
 /**
@@ -100,11 +123,8 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   if (typeof execute !== 'function') {
     throw new ToolError('INVALID_TOOL', `tool ${quote(name)} needs an execute function, got ${quote(execute)}`)
   }
-  for (const [flag, value] of [['shouldDefer', shouldDefer], ['alwaysLoad', alwaysLoad]] as const) {
-    if (value !== undefined && typeof value !== 'boolean') {
-      throw new ToolError('INVALID_TOOL', `tool ${quote(name)} has ${flag} ${quote(value)}; it must be true, false or omitted`)
-    }
-  }
+  checkFlag(name, 'shouldDefer', shouldDefer)
+  checkFlag(name, 'alwaysLoad', alwaysLoad)
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${quote(name)} timeoutMs`, 'INVALID_TOOL')
 
   const parameters = checkParameters(name, definition.parameters)

@@ -56,12 +56,42 @@ export class ToolRuntime extends Service {
     if (registry.has(name)) {
       throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
     }
-    return self.ownership.own(this.ctx, () => {
+    return self.ownership.own(callerOf(this), () => {
       registry.add(entry)
       self.changed('register', name)
     }, () => {
       if (registry.remove(entry)) self.changed('unregister', name)
     })
+  }
+
+  /**
+   * Adds many tools at once (an MCP server's listing); returns one disposer for all of them. All or none:
+   * every definition is checked, and names against each other and the registry, before any is added.
+   * Each tool still emits its own `tools/change`. One call through a Cordis context instead of one per
+   * tool, which is most of what registering thousands of tools one by one costs.
+   */
+  registerMany(definitions: readonly ToolDefinition[]): () => Promise<void> {
+    const self = unwrap(this)
+    if (!Array.isArray(definitions)) {
+      throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${quote(definitions)}`)
+    }
+    const { registry } = self
+    const entries = definitions.map((definition) => prepareTool(definition, self.validators))
+    const names = new Set<string>()
+    for (const { name } of entries) {
+      if (registry.has(name) || names.has(name)) throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
+      names.add(name)
+    }
+    const owner = callerOf(this)
+    const disposers = entries.map((entry) => self.ownership.own(owner, () => {
+      registry.add(entry)
+      self.changed('register', entry.name)
+    }, () => {
+      if (registry.remove(entry)) self.changed('unregister', entry.name)
+    }))
+    return async () => {
+      for (const dispose of disposers.reverse()) await dispose()
+    }
   }
 
   /** Shows a deferred tool to the model; true when that changed what the model sees. */
@@ -140,6 +170,15 @@ export class ToolRuntime extends Service {
 }
 
 export default ToolRuntime
+
+/** The calling plugin's context per service proxy: each read of `ctx` through a proxy builds a context. */
+const callers = new WeakMap<object, Context>()
+
+function callerOf(service: ToolRuntime): Context {
+  let ctx = callers.get(service)
+  if (!ctx) callers.set(service, ctx = (service as unknown as { ctx: Context }).ctx)
+  return ctx
+}
 
 /**
  * The service object itself. Called through a context (`ctx.tools.x()`), `this` is a Cordis tracing

@@ -45,3 +45,38 @@ describe('argument validators', () => {
     }
   })
 })
+
+describe('tools.registerMany()', () => {
+  it('adds every tool in one call, emits one change per tool, and one disposer removes them all', async () => {
+    const { recordChanges } = await import('./setup.ts')
+    const ctx = await setup()
+    const changes = recordChanges(ctx)
+    const dispose = ctx.tools.registerMany([tool('b'), tool('a'), tool('c')])
+    expect(ctx.tools.list()).toEqual(['a', 'b', 'c'])
+    expect(changes.map((change) => `${change.action} ${change.name}`)).toEqual(['register b', 'register a', 'register c'])
+    expect((await ctx.tools.execute('a', { input: 'x' })).output).toBe('x')
+    await dispose()
+    expect(ctx.tools.list()).toEqual([])
+  })
+
+  it.each([
+    [[tool('a'), tool('a')], 'DUPLICATE_TOOL', 'tool "a" is already registered'],
+    [[tool('ok'), tool('bad name')], 'INVALID_TOOL_NAME', 'tool name "bad name" must match'],
+    ['a', 'INVALID_TOOL', 'tools.registerMany() needs a list of tool definitions, got "a"'],
+  ])('adds nothing when one definition is refused (%#)', async (definitions, code, message) => {
+    const ctx = await setup()
+    let error: any
+    try { ctx.tools.registerMany(definitions as any) } catch (e) { error = e }
+    expect(error?.code).toBe(code)
+    expect(error?.message).toContain(message)
+    expect(ctx.tools.list()).toEqual([])
+  })
+
+  it('tools of a disposed plugin go away with it', async () => {
+    const ctx = await setup()
+    const fiber = await ctx.plugin({ name: 'bridge', inject: ['tools'], apply: (ctx) => { ctx.tools.registerMany([tool('x'), tool('y')]) } })
+    expect(ctx.tools.list()).toEqual(['x', 'y'])
+    await fiber.dispose()
+    expect(ctx.tools.list()).toEqual([])
+  })
+})
