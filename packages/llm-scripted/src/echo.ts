@@ -1,5 +1,26 @@
-import type { ProjectedMessage, ToolCall } from 'dsh-llm'
+import { derive, type ProjectedMessage, type ToolCall } from 'dsh-llm'
 import type { Reply } from './reply.ts'
+
+interface UserIndex {
+  /** Index of the last user message, -1 when there is none. */
+  lastUser: number
+  users: number
+}
+
+const userIndexes = new WeakMap<readonly ProjectedMessage[], UserIndex>()
+
+/** Where the last user message is and how many there are, carried forward as the history grows. */
+function userMessages(messages: readonly ProjectedMessage[]): UserIndex {
+  return derive(messages, userIndexes, () => ({ lastUser: -1, users: 0 }), (value, list, from) => {
+    let { lastUser, users } = value
+    for (let index = from; index < list.length; index++) {
+      if (list[index].role !== 'user') continue
+      lastUser = index
+      users++
+    }
+    return { lastUser, users }
+  })
+}
 
 const CALL_COMMAND = /^\/call\s+(\S+)(?:\s+([\s\S]*))?$/
 
@@ -8,13 +29,7 @@ const CALL_COMMAND = /^\/call\s+(\S+)(?:\s+([\s\S]*))?$/
  * and, once a tool result follows the user message, reports it; anything else is echoed.
  */
 export function echoReply(messages: readonly ProjectedMessage[]): Reply {
-  let lastUser = -1
-  let turnIndex = 0
-  messages.forEach((message, index) => {
-    if (message.role !== 'user') return
-    lastUser = index
-    turnIndex++
-  })
+  const { lastUser, users: turnIndex } = userMessages(messages)
   const text = lastUser >= 0 ? (messages[lastUser] as { text: string }).text : ''
   const command = CALL_COMMAND.exec(text.trim())
   if (!command) return { text: `echo: ${text}`, toolCalls: [] }

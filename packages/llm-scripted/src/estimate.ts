@@ -1,4 +1,4 @@
-import type { Usage } from 'dsh-llm'
+import { derive, type Usage } from 'dsh-llm'
 
 const CHARS_PER_TOKEN = 4
 
@@ -35,12 +35,27 @@ function keyLength(key: string): number {
   return length
 }
 
+/**
+ * The JSON length of an array, carried forward from the list it extends (a conversation's history grows
+ * by a few messages per step): `[` + items joined by commas + `]`.
+ */
+function arrayLength(list: readonly unknown[]): number {
+  return derive(list, lengths as WeakMap<readonly unknown[], number>, () => 2, (length, items, from) => {
+    for (let index = from; index < items.length; index++) {
+      const item = items[index]
+      length += (skipped(item) ? 4 : jsonLength(item)) + (index > 0 ? 1 : 0)
+    }
+    return length
+  })
+}
+
 /** `JSON.stringify(value).length`, computed without building the string. */
 export function jsonLength(value: unknown): number {
   if (value === null || typeof value !== 'object') return skipped(value) ? 0 : JSON.stringify(value).length
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value).length
   const cached = lengths.get(value)
   if (cached !== undefined) return cached
+  if (Array.isArray(value)) return arrayLength(value)
   let length = 2
   let members = 0
   if (Array.isArray(value)) {

@@ -41,6 +41,18 @@ export function deepFreeze<T>(value: T): T {
   return value
 }
 
+/**
+ * A frozen array of `previous`'s items followed by `added`'s, deep-frozen by construction: `previous` is
+ * known deep-frozen, so only `added` is walked, and the result is registered without visiting the rest.
+ */
+export function frozenConcat<T>(previous: readonly T[], added: readonly T[]): readonly T[] {
+  for (const item of added) deepFreeze(item)
+  const list = Object.freeze(previous.concat(added as T[]))
+  if (deeplyFrozen.has(previous)) deeplyFrozen.add(list)
+  else deepFreeze(list)
+  return list
+}
+
 /** True when `value` went through `deepFreeze` (or is a primitive). */
 export function isDeepFrozen(value: unknown): boolean {
   return !isFreezable(value) || deeplyFrozen.has(value)

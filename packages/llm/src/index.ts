@@ -15,7 +15,8 @@ export type {
 export { LlmRuntime, type LlmResponseInfo } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
 export { collect, type CollectedResponse } from './collect.ts'
-export { deepFreeze, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
+export { deepFreeze, frozenConcat, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
+export { baseOf, derive, extendList } from './frozen-list.ts'
 export { addUsage, emptyUsage, normalizeUsage } from './usage.ts'
 export {
   TOOL_UPDATE_MODES,

@@ -1,4 +1,5 @@
 import { LlmError } from './error.ts'
+import { baseOf, derive, extendList } from './frozen-list.ts'
 import type {
   ChatMessage, GenerateOptions, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage, ToolUpdateMode,
 } from './types.ts'
@@ -73,7 +74,7 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
     declarations: deferredNames.size
       ? options.tools.map((definition) => ({ definition, deferred: deferredNames.has(definition.name) }))
       : plainDeclarations(options.tools),
-    messages: options.messages.filter(isConversation),
+    messages: conversationOf(options.messages) as ProjectedMessage[],
     ...fallback && { fallback },
   })
   if (mode === 'none') return current()
@@ -101,6 +102,22 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
     if (added.length || removed.length) messages.push({ role: 'tool-update', added, removed })
   })
   return { mode, declarations, messages }
+}
+
+const conversations = new WeakMap<readonly ChatMessage[], readonly ProjectedMessage[]>()
+
+/**
+ * The messages without developer messages, frozen; carried forward from the previous step's list when
+ * this one extends it (see `extendList`), so a step costs what its new messages cost.
+ */
+function conversationOf(messages: readonly ChatMessage[]): readonly ProjectedMessage[] {
+  return derive(messages, conversations, () => Object.freeze([]) as readonly ProjectedMessage[], (value, list, from) => {
+    const added: ProjectedMessage[] = []
+    for (let index = from; index < list.length; index++) if (isConversation(list[index])) added.push(list[index] as ProjectedMessage)
+    // No developer message so far: the projection is the history itself, and no copy is made.
+    if (added.length === list.length - from && (from === 0 || value === baseOf(list))) return list as readonly ProjectedMessage[]
+    return added.length ? extendList(value, added) : value
+  })
 }
 
 function isConversation(message: ChatMessage): message is Exclude<ChatMessage, ToolUpdateMessage> {

@@ -1,4 +1,4 @@
-import { deepFreeze } from 'dsh-llm'
+import { deepFreeze, extendList } from 'dsh-llm'
 import type { ChatMessage } from 'dsh-llm'
 import type { SessionEvent } from './events.ts'
 
@@ -6,22 +6,23 @@ import type { SessionEvent } from './events.ts'
 export class MessagesFold {
   /** How many log events this fold has consumed. */
   position = 0
-  private readonly list: ChatMessage[] = []
-  private published: readonly ChatMessage[] = Object.freeze([])
-  private dirty = false
+  /** Messages not yet published. */
+  private pending: ChatMessage[] = []
+  private published: readonly ChatMessage[] = deepFreeze([])
 
   apply(event: SessionEvent): void {
     const message = toMessage(event)
-    if (!message) return
-    this.list.push(deepFreeze(message))
-    this.dirty = true
+    if (message) this.pending.push(message)
   }
 
-  /** A frozen array; the same instance until a fed event adds a message. */
+  /**
+   * A deep-frozen array; the same instance until a fed event adds a message. A new one extends the last
+   * one published (`extendList`), so freezing it and every reader downstream walk only the new messages.
+   */
   value(): readonly ChatMessage[] {
-    if (this.dirty) {
-      this.dirty = false
-      this.published = deepFreeze(this.list.slice())
+    if (this.pending.length) {
+      this.published = extendList(this.published, this.pending)
+      this.pending = []
     }
     return this.published
   }
