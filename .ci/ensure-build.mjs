@@ -47,7 +47,7 @@ export function ensureBuild(root) {
   }
   // tsc -b leaves an up-to-date project untouched, so the stamps (not tsc's outputs) record "checked now"
   for (const folder of builtPackages(root)) writeFileSync(join(folder, 'dist', STAMP), '')
-  console.error(`dsh: built ${stale.length} package(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  console.error(`dsh: build done in ${((Date.now() - started) / 1000).toFixed(1)} s (${stale.length} package(s) had changed)`)
   return true
 }
 

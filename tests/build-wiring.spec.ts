@@ -3,11 +3,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-// Every workspace package builds the same way (see .agents/notes/build.md). A package added without the
-// wiring fails here with a message that says what to add, instead of failing later in a plain Node app.
+// Every workspace package builds the same way (README.md#development). A package added without the wiring
+// fails here with a message that says what to add, instead of failing later in a plain Node app.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const NOTE = 'see .agents/notes/build.md'
+const NOTE = 'see README.md#development and .agents/notes/implemented/performance/2026-12-01-build-step.md'
 /** Dependencies a host app must hold exactly one copy of: plugin packages take them as peers. */
 const SINGLETONS = ['cordis', 'schemastery']
 
