@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { staleBuilds } from '../.ci/ensure-build.mjs'
 
@@ -61,5 +63,19 @@ describe('staleBuilds', () => {
   it('ignores folders tsconfig.build.json does not list (the wiring test reports those)', () => {
     file('packages/unlisted/src/index.ts', 3)
     expect(staleBuilds(root)).toEqual([])
+  })
+})
+
+describe('ensure-build.mjs on this workspace', () => {
+  it('prints only on stderr when it builds, so piped `npm start -s` output stays clean', async () => {
+    const workspace = fileURLToPath(new URL('..', import.meta.url))
+    // a missing stamp makes it run `tsc -b`, which finds the (already built) projects up to date
+    rmSync(join(workspace, 'packages', 'system-prompt', 'dist', '.built'))
+    const result = await new Promise<{ error: Error | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [join(workspace, '.ci', 'ensure-build.mjs')], (error, stdout, stderr) => resolve({ error, stdout, stderr }))
+    })
+    expect(result.error).toBeNull()
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/^dsh: build done in [\d.]+ s \(1 package\(s\) had changed\)\n$/)
   })
 })
