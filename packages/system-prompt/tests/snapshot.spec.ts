@@ -33,4 +33,28 @@ describe('tool snapshots', () => {
     schema = { ...schema, description: 'v2' }
     expect((await ctx.systemPrompt.assemble()).tools[0].description).toBe('v2')
   })
+
+  it('keeps a deeply frozen schema as it is, and shares one frozen copy among equal parameters built anew', async () => {
+    const ctx = await setup()
+    const frozen = Object.freeze({ name: 'frozen', description: 'd', parameters: Object.freeze({ type: 'object', properties: Object.freeze({}) }) })
+    const fresh = () => ({ name: 'fresh', description: 'd', parameters: { type: 'object', properties: { n: { type: 'number' } } } })
+    await ctx.plugin({ name: 'p', inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.tools(() => ({ schemas: [frozen, fresh()] })) } })
+    const first = await ctx.systemPrompt.assemble()
+    const second = await ctx.systemPrompt.assemble()
+    expect(first.tools[1]).toBe(frozen)
+    expect(first.tools[0]).not.toBe(second.tools[0])
+    expect(first.tools[0].parameters).toBe(second.tools[0].parameters)
+    expect(Object.isFrozen((first.tools[0].parameters as any).properties.n)).toBe(true)
+  })
+
+  it('copies a frozen schema whose members are not in snapshot order or that carries extra members', async () => {
+    const ctx = await setup()
+    const parameters = Object.freeze({ type: 'object' })
+    const reordered = Object.freeze({ description: 'd', name: 'a', parameters })
+    const extra = Object.freeze({ name: 'b', description: 'd', parameters, annotations: Object.freeze({}) })
+    await ctx.plugin({ name: 'p', inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.tools(() => ({ schemas: [reordered, extra] })) } })
+    const { tools } = await ctx.systemPrompt.assemble()
+    expect(JSON.stringify(tools)).toBe('[{"name":"a","description":"d","parameters":{"type":"object"}},{"name":"b","description":"d","parameters":{"type":"object"}}]')
+    expect(tools[0].parameters).toBe(parameters)
+  })
 })
