@@ -39,6 +39,11 @@ describe('the agent core bundle', () => {
     expect(ctx.llm.models()).toEqual([])
   })
 
+  it('forwards durability to the session store, turn when omitted', async () => {
+    expect((await load({})).sessions.durability).toBe('turn')
+    expect((await load({ durability: 'event' })).sessions.durability).toBe('event')
+  })
+
   it.each([
     [{ toolOrder: [] }, /toolOrder is an empty list/],
     [{ toolOrder: ['a'] }, /rest entry "<unlisted-tools>"/],
@@ -48,6 +53,7 @@ describe('the agent core bundle', () => {
     [{ persistenceRoot: 3 }, /persistenceRoot/],
     [{ toolTimeoutMs: -5 }, /toolTimeoutMs/],
     [{ scripted: 'yes' }, /scripted/],
+    [{ durability: 'always' }, /durability/],
   ])('fails to load with %j', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message)
   })
