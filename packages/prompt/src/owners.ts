@@ -30,11 +30,15 @@ export function findOwners(ctx: Context, entries: readonly BootedEntry[], provid
       }
     }
   }
+  // The tool runtime records which plugin registered each tool (its registrations share one effect per plugin).
+  const runtime = ctx.get('tools') as { ownerOf?(name: string): Context['fiber'] | undefined } | undefined
   const owners = new Map<string, ToolOwner>()
   for (const [tool, provider] of providers) {
     const candidates = providerFibers.get(provider)
     const viaProvider = candidates?.length === 1 ? candidates[0] : { plugin: provider, entry: undefined }
-    owners.set(tool, registered.get(tool) ?? viaProvider)
+    const fiber = runtime?.ownerOf?.(tool)
+    const viaRuntime = fiber && { plugin: fiber.name, entry: entryOf(fiber, entries)?.id }
+    owners.set(tool, viaRuntime || (registered.get(tool) ?? viaProvider))
   }
   return owners
 }

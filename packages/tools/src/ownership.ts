@@ -9,8 +9,11 @@ import type { Context } from 'cordis'
 export class PluginOwnership {
   private readonly groups = new WeakMap<object, Set<() => void>>()
 
-  /** Runs `add` now and `remove` once: when the returned disposer runs or when `ctx`'s plugin goes away. */
-  own(ctx: Context, add: () => void, remove: () => void): () => Promise<void> {
+  /**
+   * Runs `add` (with the owning plugin's fiber) now and `remove` once: when the returned disposer runs or
+   * when `ctx`'s plugin goes away.
+   */
+  own(ctx: Context, add: (fiber: Context['fiber']) => void, remove: () => void): () => Promise<void> {
     const fiber = ctx.fiber
     let group = this.groups.get(fiber)
     if (!group) {
@@ -23,7 +26,7 @@ export class PluginOwnership {
       this.groups.set(fiber, group = members)
     }
     const members = group
-    add()
+    add(fiber)
     const member = () => {
       if (members.delete(member)) remove()
     }

@@ -56,7 +56,8 @@ export class ToolRuntime extends Service {
     if (registry.has(name)) {
       throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
     }
-    return self.ownership.own(callerOf(this), () => {
+    return self.ownership.own(callerOf(this), (fiber) => {
+      entry.owner = fiber
       registry.add(entry)
       self.changed('register', name)
     }, () => {
@@ -83,7 +84,8 @@ export class ToolRuntime extends Service {
       names.add(name)
     }
     const owner = callerOf(this)
-    const disposers = entries.map((entry) => self.ownership.own(owner, () => {
+    const disposers = entries.map((entry) => self.ownership.own(owner, (fiber) => {
+      entry.owner = fiber
       registry.add(entry)
       self.changed('register', entry.name)
     }, () => {
@@ -92,6 +94,11 @@ export class ToolRuntime extends Service {
     return async () => {
       for (const dispose of disposers.reverse()) await dispose()
     }
+  }
+
+  /** The plugin (Cordis fiber) that registered `name`, for inspection tools; undefined for an unknown name. */
+  ownerOf(name: string): Context['fiber'] | undefined {
+    return unwrap(this).registry.get(name)?.owner
   }
 
   /** Shows a deferred tool to the model; true when that changed what the model sees. */

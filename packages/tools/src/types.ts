@@ -1,3 +1,4 @@
+import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-system-prompt'
 
 /** What a running tool receives besides its arguments. */
@@ -51,4 +52,6 @@ export interface ToolEntry {
   readonly deferred: boolean
   readonly alwaysLoad: boolean
   readonly timeoutMs: number | undefined
+  /** The plugin that registered it, set when it is added. */
+  owner?: Context['fiber']
 }
