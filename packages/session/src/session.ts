@@ -20,7 +20,7 @@ export interface SessionOptions {
   sink?: EventSink
 }
 
-/** Restores an already-sequenced envelope; used by loaders, not part of the public API. */
+/** Restores an already-sequenced envelope: for store implementations (loaders) only, not for callers. */
 export const restoreEvent = Symbol('dsh-session.restoreEvent')
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/

@@ -6,10 +6,11 @@ import Schema from 'schemastery'
 import { SessionError, describe } from './errors.ts'
 import { JsonlWriter, createLogFile, loadSession } from './jsonl-store.ts'
 import { Session } from './session.ts'
+import type { SessionStoreApi } from './store-api.ts'
 
 declare module 'cordis' {
   interface Context {
-    sessions: SessionStore
+    sessions: SessionStoreApi
   }
 }
 
@@ -22,7 +23,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
 const LOG_SUFFIX = '.jsonl'
 
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
-export class SessionStore extends Service {
+export class SessionStore extends Service implements SessionStoreApi {
   static Config: Schema<SessionStoreConfig> = Schema.object({
     persistenceRoot: Schema.string().min(1).default('./.sessions')
       .description('Directory of the session logs; a relative path is resolved against the working directory at startup.'),

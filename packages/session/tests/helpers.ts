@@ -26,7 +26,7 @@ export async function setup(config?: Partial<SessionStoreConfig>) {
   ctx.logger.exporter({ export: message => logs.push(message) })
   const fiber = await ctx.plugin(SessionStore, config as SessionStoreConfig)
   cleanups.push(() => fiber.dispose())
-  return { ctx, fiber, logs, sessions: ctx.sessions }
+  return { ctx, fiber, logs, sessions: ctx.sessions as SessionStore }
 }
 
 export function tool(name: string, description = `${name} tool`, parameters: object = { type: 'object', properties: {} }): ToolDefinition {
