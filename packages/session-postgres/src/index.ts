@@ -1,0 +1,8 @@
+export { default, PgSessionStore } from './store.ts'
+export { PgStoreConfigSchema as Config } from './config.ts'
+export type { PgStoreConfig } from './config.ts'
+export { PgSessionError } from './errors.ts'
+export type { PgSessionErrorCode } from './errors.ts'
+export { SCHEMA_VERSION } from './schema.ts'
+export { resolveTarget } from './target.ts'
+export type { PgTarget } from './target.ts'
