@@ -1,10 +1,23 @@
 import { defineConfig } from 'vitest/config'
 
+// Specs named *.pg.spec.ts need a PostgreSQL server: they run in their own project, whose global setup
+// starts one throwaway cluster per run (or uses DSH_TEST_PG_URL), and only when such a spec is selected.
+const PG_SPECS = ['packages/*/tests/**/*.pg.spec.ts', 'apps/*/tests/**/*.pg.spec.ts']
+
 export default defineConfig({
   test: {
-    include: ['packages/*/tests/**/*.spec.ts', 'apps/*/tests/**/*.spec.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     server: { deps: { inline: ['@cordisjs/plugin-loader'] } },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'dsh', include: ['packages/*/tests/**/*.spec.ts', 'apps/*/tests/**/*.spec.ts'], exclude: ['**/node_modules/**', ...PG_SPECS] },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', include: PG_SPECS, globalSetup: ['packages/session-postgres/tests/global-setup.ts'], hookTimeout: 120_000 },
+      },
+    ],
   },
 })
