@@ -12,6 +12,8 @@ export interface SpineConfig extends SystemPromptConfig, AgentLoopConfig, Sessio
   toolTimeoutMs: number
   /** Serve the offline scripted model (`scripted-echo`) beside any other adapter. */
   scripted: boolean
+  /** `jsonl`: mount the JSONL store; `external`: another app-file entry (e.g. dsh-session-postgres) provides `sessions`. */
+  sessionStore: 'jsonl' | 'external'
 }
 
 /**
@@ -25,6 +27,8 @@ export const Config: Schema<SpineConfig> = Schema.intersect([
   Schema.object({
     toolTimeoutMs: Schema.natural().min(1).default(30_000).description('Default time limit of one tool call, in milliseconds.'),
     scripted: Schema.boolean().default(true).description('Serve the offline scripted model scripted-echo.'),
+    sessionStore: Schema.union(['jsonl', 'external']).default('jsonl')
+      .description('jsonl: sessions in JSONL files (persistenceRoot); external: another entry of the app file provides them.'),
   }),
 ]) as Schema<SpineConfig>
 
@@ -41,7 +45,8 @@ export function systemPromptConfig(config: SpineConfig): SystemPromptConfig {
 export async function apply(ctx: Context, config: SpineConfig) {
   await ctx.plugin(SystemPrompt, systemPromptConfig(config))
   await ctx.plugin(ToolRuntime, { timeoutMs: config.toolTimeoutMs })
-  await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist })
+  // The loop injects `sessions`, so with an external store it waits for that entry whatever the file order.
+  if (config.sessionStore !== 'external') await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist })
   await ctx.plugin(LlmRuntime)
   if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none' })
   const loop: AgentLoopConfig = { model: config.model, maxSteps: config.maxSteps, toolConcurrency: config.toolConcurrency }
