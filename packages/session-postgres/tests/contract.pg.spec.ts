@@ -13,7 +13,7 @@ storeContract('PostgreSQL', {
         const fiber = await ctx.plugin(PgSessionStore, { url: pgUrl(), schema, poolSize: 2, applicationName: 'dsh-test' })
         return { sessions: ctx.sessions, dispose: () => fiber.dispose() }
       },
-      remove: () => sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`),
+      remove: async () => { await sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`) },
     }
   },
 })

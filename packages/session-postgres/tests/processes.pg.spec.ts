@@ -58,7 +58,7 @@ describe('two processes on one database', () => {
     await exited(victim.child)
 
     const ctx = new Context()
-    const fiber = await ctx.plugin(PgSessionStore, { url: pgUrl(), schema })
+    const fiber = await ctx.plugin(PgSessionStore, { url: pgUrl(), schema } as never)
     onTestFinished(() => fiber.dispose())
     await ctx.plugin(AgentSpine, { sessionStore: 'external' } as never)
     // The dead writer's lock went with its connection: this process can take the session at once.
