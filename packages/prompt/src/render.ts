@@ -76,5 +76,7 @@ function describeSource(source: PrefixSource): string {
   if (source.kind === 'app') return `${source.input} (app file, model ${source.header.model || '(none)'})`
   const event = source.event!
   const where = event.turn === null ? '' : `, turn ${event.turn} step ${event.step}`
-  return `${source.input} (session log, request/header seq ${event.seq} at line ${event.line}${where}, reason ${event.reason ?? '?'})`
+  const at = event.line === null ? '' : ` at line ${event.line}`
+  const kind = event.line === null ? 'PostgreSQL session' : 'session log'
+  return `${source.input} (${kind}, request/header seq ${event.seq}${at}${where}, reason ${event.reason ?? '?'})`
 }

@@ -1,16 +1,14 @@
 import { Session, SessionError, restoreEvent } from 'dsh-session'
+import { eventRows } from './cursor.ts'
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
 import { ident } from './schema.ts'
 import type { PgTarget } from './target.ts'
 import type { SessionWriter } from './writer.ts'
 
-/** Rows fetched per round trip: bounds the memory of a load, whatever the length of the session. */
-export const FETCH_ROWS = 1000
-
 /**
- * Reads a session's events through a server-side cursor on its writer's connection (under its lock), so
- * a long session is never one result set in memory. Fails with NOT_FOUND when the session does not exist.
+ * Reads a session's events through a cursor on its writer's connection (under its lock), checking each
+ * as it arrives. Fails with NOT_FOUND when the session does not exist.
  */
 export async function loadSession(writer: SessionWriter, schema: string, target: PgTarget): Promise<Session> {
   const client = writer.connection
@@ -22,15 +20,7 @@ export async function loadSession(writer: SessionWriter, schema: string, target:
     if (found.rowCount === 0) {
       throw new SessionError('NOT_FOUND', `session "${id}" does not exist in schema "${schema}" at ${target.safe}`)
     }
-    await client.query('BEGIN READ ONLY')
-    // The id matched the session-id pattern, so it is safe as a literal; DECLARE takes no bind parameters.
-    await client.query(`DECLARE dsh_load NO SCROLL CURSOR FOR SELECT seq, body FROM ${s}.events WHERE session_id = ${client.escapeLiteral(id)} ORDER BY seq`)
-    for (;;) {
-      const { rows } = await client.query<{ seq: number; body: unknown }>(`FETCH ${FETCH_ROWS} FROM dsh_load`)
-      for (const row of rows) restore(session, row, schema)
-      if (rows.length < FETCH_ROWS) break
-    }
-    await client.query('COMMIT')
+    for await (const row of eventRows(client, schema, id)) restore(session, row, schema)
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
     if (error instanceof SessionError || error instanceof PgSessionError) throw error
