@@ -31,8 +31,9 @@ describe('config', () => {
     [{ schema: '' }, /schema/],
     [{ applicationName: '' }, /applicationName/],
   ])('rejects %j naming the key', async (bad, message) => {
-    const error = await refusal({ url: 'postgres://u@127.0.0.1:1/db', ...bad })
+    const error = await refusal({ url: 'postgres://u:hunter2pw@127.0.0.1:1/db', ...bad })
     expect(error.message).toMatch(message)
+    expect(error.message).not.toContain('hunter2pw')
   })
 
   it.each([
