@@ -1,6 +1,7 @@
 import { contractTurn } from 'dsh-session/testing'
 import { describe, expect, it } from 'vitest'
-import { freshSchema, logText, sql, startStore } from './helpers.ts'
+import { readSessionEvents } from '../src/index.ts'
+import { freshSchema, logText, pgUrl, sql, startStore } from './helpers.ts'
 
 async function rejection(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
   const error = await promise.then(() => undefined, (e: unknown) => e)
@@ -56,5 +57,44 @@ describe('one writer per session', () => {
     contractTurn(other, 1)
     await other.flushed()
     expect((await b.sessions.open('other').catch((e: { code: string }) => e.code))).toBe('BUSY')
+
+    // Close and open again once the other writer is gone: what was committed comes back.
+    expect((await rejection(a.sessions.close('dropped'))).code).toBe('WRITE_FAILED')
+    await b.sessions.close('dropped')
+    expect((await a.sessions.open('dropped')).lastSeq).toBe(13)
+  })
+
+  it('lets a reader stream a session while its writer holds it', async () => {
+    const schema = freshSchema()
+    const a = await startStore({ schema })
+    const session = await a.sessions.create('read-me')
+    contractTurn(session, 1)
+    await session.flushed()
+    const seqs: number[] = []
+    for await (const row of readSessionEvents({ url: pgUrl(), schema }, 'read-me')) seqs.push(row.seq)
+    expect(seqs).toEqual(session.events().map(event => event.seq))
+    const missing = await rejection((async () => { for await (const _ of readSessionEvents({ url: pgUrl(), schema }, 'nope')) break })())
+    expect(missing.code).toBe('NOT_FOUND')
+    session.append('turn/start', { turn: 2 })
+    await session.flushed()
+  })
+
+  it('migrates once when stores start together on a new schema', async () => {
+    const schema = freshSchema()
+    await Promise.all([startStore({ schema }), startStore({ schema }), startStore({ schema })])
+    const { rows } = await sql(`SELECT version FROM "${schema}".schema_version`)
+    expect(rows).toEqual([{ version: 1 }])
+  })
+
+  it('loads a session longer than one cursor fetch', async () => {
+    const schema = freshSchema()
+    const a = await startStore({ schema })
+    const long = await a.sessions.create('long')
+    for (let turn = 1; turn <= 200; turn++) contractTurn(long, turn)
+    await a.sessions.close('long')
+    const b = await startStore({ schema })
+    const loaded = await b.sessions.open('long')
+    expect(loaded.lastSeq).toBe(2600)
+    expect(loaded.events().map(event => JSON.stringify(event))).toEqual(long.events().map(event => JSON.stringify(event)))
   })
 })
