@@ -84,14 +84,7 @@ export class PgSessionStore extends Service implements SessionStoreApi {
     checkId(id)
     const known = this.sessions.get(id) ?? this.pending.get(id)
     if (known) return known
-    return this.track(id, async () => {
-      try {
-        return await this.load(id)
-      } catch (error) {
-        if (!(error instanceof SessionError) || error.code !== 'NOT_FOUND') throw error
-        return this.createNew(id)
-      }
-    })
+    return this.track(id, () => this.acquire(id, 'either'))
   }
 
   get(id: string): Session | undefined {
@@ -145,31 +138,36 @@ export class PgSessionStore extends Service implements SessionStoreApi {
     return promise
   }
 
-  private async createNew(id: string): Promise<Session> {
-    const writer = await SessionWriter.hold(id, this.place)
-    try {
-      const inserted = await writer.connection.query(`INSERT INTO ${ident(this.schema)}.sessions (id) VALUES ($1) ON CONFLICT DO NOTHING`, [id])
-      if (inserted.rowCount === 0) {
-        throw new SessionError('EXISTS', `session "${id}" already exists in schema "${this.schema}" at ${this.target.safe}; use open() or openOrCreate()`)
-      }
-    } catch (error) {
-      await writer.release()
-      if (error instanceof SessionError) throw error
-      throw pgFailure(error, this.target, `creating session "${id}"`, 'WRITE_FAILED')
-    }
-    this.writers.set(id, writer)
-    return new Session(id, { sink: writer })
+  private createNew(id: string): Promise<Session> {
+    return this.acquire(id, 'create')
   }
 
-  private async load(id: string): Promise<Session> {
+  private load(id: string): Promise<Session> {
+    return this.acquire(id, 'open')
+  }
+
+  /**
+   * Takes the session's lock, then creates it (`create`), loads it (`open`) or whichever applies
+   * (`either`), all under that one lock, so no other process can create or write it in between.
+   */
+  private async acquire(id: string, mode: 'create' | 'open' | 'either'): Promise<Session> {
     const writer = await SessionWriter.hold(id, this.place)
     try {
-      const session = await loadSession(writer, this.schema, this.target)
+      let session: Session | undefined
+      if (mode !== 'open') {
+        const inserted = await writer.connection.query(`INSERT INTO ${ident(this.schema)}.sessions (id) VALUES ($1) ON CONFLICT DO NOTHING`, [id])
+        if (inserted.rowCount === 1) session = new Session(id, { sink: writer })
+        else if (mode === 'create') {
+          throw new SessionError('EXISTS', `session "${id}" already exists in schema "${this.schema}" at ${this.target.safe}; use open() or openOrCreate()`)
+        }
+      }
+      session ??= await loadSession(writer, this.schema, this.target)
       this.writers.set(id, writer)
       return session
     } catch (error) {
-      await writer.release()
-      throw error
+      await writer.release().catch(() => {})
+      if (error instanceof SessionError || error instanceof PgSessionError) throw error
+      throw pgFailure(error, this.target, `opening session "${id}"`, 'WRITE_FAILED')
     }
   }
 }
