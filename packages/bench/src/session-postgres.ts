@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
+import pg from 'pg'
 import SessionStore, { type SessionStoreApi } from 'dsh-session'
 import { contractTurn } from 'dsh-session/testing'
 import PgSessionStore from 'dsh-session-postgres'
@@ -17,16 +18,25 @@ const TURN_EVENTS = 13
  * DSH_TEST_PG_URL, or a throwaway cluster with fsync on; without either both keys are null and a note says why.
  */
 export async function run(): Promise<Record<string, number | string | null>> {
+  const skipped = (why: string) => ({ pg_append_turn_over_jsonl: null, pg_open_100k_over_jsonl: null, pg_note: `skipped: ${why}` })
   const cluster = await startTestCluster({ fsync: true }).catch((error: Error) => error)
-  if (!cluster || cluster instanceof Error) {
-    const why = cluster instanceof Error ? `the throwaway cluster failed to start: ${cluster.message.split('\n')[0]}` : 'no PostgreSQL server binaries and no DSH_TEST_PG_URL'
-    return { pg_append_turn_over_jsonl: null, pg_open_100k_over_jsonl: null, pg_note: `skipped: ${why}` }
+  if (!cluster) return skipped('no PostgreSQL server binaries and no DSH_TEST_PG_URL')
+  if (cluster instanceof Error) return skipped(`the throwaway cluster failed to start: ${cluster.message.split('\n')[0]}`)
+  try {
+    return await measure(cluster.url)
+  } catch (error) {
+    return skipped(`PostgreSQL is not usable: ${(error as Error).message.split('\n')[0]}`)
+  } finally {
+    await cluster.stop()
   }
+}
+
+async function measure(url: string): Promise<Record<string, number>> {
   const root = await fs.mkdtemp(join(tmpdir(), 'dsh-bench-pg-'))
   const schema = `bench_${process.pid}`
   const stores: (() => Promise<void>)[] = []
   const jsonl = async () => mount(new Context(), SessionStore, { persistenceRoot: root, persist: true, durability: 'turn' }, stores)
-  const postgres = async () => mount(new Context(), PgSessionStore, { url: cluster.url, schema }, stores)
+  const postgres = async () => mount(new Context(), PgSessionStore, { url, schema }, stores)
   try {
     const [a, b] = [await jsonl(), await postgres()]
     const sa = await a.create('append')
@@ -54,8 +64,19 @@ export async function run(): Promise<Record<string, number | string | null>> {
     }
   } finally {
     for (const dispose of stores.reverse()) await dispose()
-    await cluster.stop()
     await fs.rm(root, { recursive: true, force: true })
+    await dropSchema(url, schema).catch(() => {})
+  }
+}
+
+/** A server given by DSH_TEST_PG_URL outlives the run: leave it as it was. */
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  } finally {
+    await client.end()
   }
 }
 
