@@ -11,7 +11,7 @@ const writer = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url))
 
 /** Starts the writer process; `lines` yields its stdout lines. */
 function start(...args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', writer, ...args], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', writer, ...args], {
     env: { ...process.env, DSH_TEST_PG_URL: pgUrl() },
     stdio: ['pipe', 'pipe', 'inherit'],
   })
