@@ -66,6 +66,7 @@ export const Config: Schema<ToolsMcpConfig> = Schema.object({
     .description('The longest delay between two attempts to start a server (ms).'),
 })
 
+const isGiven = (value: unknown) => value !== undefined && !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)
 const show = (value: unknown) => JSON.stringify(value) ?? String(value)
 
 /** What the schema cannot check: the kind of each server, its keys, its name, its URL. */
@@ -86,7 +87,8 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
     const other = prefixes.get(part)
     if (other !== undefined) throw fail(`the name becomes ${show(part)} in tool names, as server ${show(other)} does; rename one`)
     prefixes.set(part, name)
-    const given = (keys: readonly string[]) => keys.filter((key) => (server as unknown as Record<string, unknown>)[key] !== undefined && !(key === 'args' && server.args.length === 0))
+    // schemastery fills omitted lists and maps with empty ones, so an empty one counts as not given
+    const given = (keys: readonly string[]) => keys.filter((key) => isGiven((server as unknown as Record<string, unknown>)[key]))
     const stdio = given(STDIO_KEYS)
     const http = given(HTTP_KEYS)
     if (stdio.length && http.length) throw fail(`has both stdio keys (${stdio.join(', ')}) and HTTP keys (${http.join(', ')}); a server is one or the other`)
@@ -100,7 +102,7 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
         throw fail(`url ${show(server.url)} is not a URL; expected http://… or https://…`)
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(`url ${show(server.url)} must use http: or https:, not ${url.protocol}`)
-      specs.push({ ...common, transport: { kind: 'http', url, ...server.headers ? { headers: server.headers } : {} } })
+      specs.push({ ...common, transport: { kind: 'http', url, ...isGiven(server.headers) ? { headers: server.headers } : {} } })
       continue
     }
     if (server.command === undefined) throw fail('needs "command" (a stdio server) or "url" (a Streamable HTTP server)')
@@ -111,7 +113,7 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
         kind: 'stdio',
         command: server.command,
         args: server.args,
-        ...server.env ? { env: server.env } : {},
+        ...isGiven(server.env) ? { env: server.env } : {},
         ...server.cwd !== undefined ? { cwd: server.cwd } : {},
       },
     })
