@@ -57,7 +57,7 @@ export async function until(test: () => boolean | Promise<boolean>, what: string
 export async function setup() {
   const ctx = new Context()
   const lines: string[] = []
-  ctx.logger.exporter({ levels: { default: 3 }, export: (message) => lines.push(`[${message.type}] ${message.body}`) })
+  ctx.logger.exporter({ levels: { default: 3 }, export: (message) => lines.push(`[${message.type}] ${message.args.map(String).join(" ")}`) })
   await ctx.plugin(SystemPrompt, {} as any)
   await ctx.plugin(ToolRuntime, {} as any)
   return { ctx, lines }
