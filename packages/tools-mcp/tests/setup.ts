@@ -10,6 +10,8 @@ import ToolRuntime from 'dsh-tools'
 import type {} from 'dsh-agent-loop'
 import ToolsMcp from '../src/index.ts'
 
+// FiberState.ACTIVE; a const enum in cordis's types, which isolatedModules cannot read across packages
+const ACTIVE = 2
 const here = dirname(fileURLToPath(import.meta.url))
 
 /** Our own test server (testing/test-server.mjs), run with `node`. */
@@ -83,7 +85,11 @@ export async function bootApp(entries: object[], dir?: string): Promise<{ app: B
   const file = join(dir, 'app.yml')
   const all = [{ id: 'spine', name: 'dsh-agent-spine-demo', config: { persistenceRoot: './sessions', cwd: '/srv/project', persona: 'Be brief.' } }, ...entries]
   await writeFile(file, JSON.stringify(all, null, 2))
-  const app = await boot({ file, resolve: resolvePlugin, logLevel: 'silent' })
+  const app = await boot({ file, resolve: resolvePlugin, logLevel: (process.env.MCP_TEST_LOG as any) ?? 'silent' })
+  // The loader may call an entry "loaded" while it still waits for an injected service (tools-mcp waits
+  // for the spine's `tools`). The app-level startup barrier of dsh-app-boot makes boot() wait for every
+  // entry; where boot() does not yet, the test waits until each entry is active (its apply has resolved).
+  await until(() => app.entries.every((entry) => entry.fiber?.state === ACTIVE), 'every entry to start', 30_000)
   return { app, dir, file }
 }
 
