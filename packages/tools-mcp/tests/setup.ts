@@ -14,9 +14,6 @@ import ToolsMcp from '../src/index.ts'
 const ACTIVE = 2
 const here = dirname(fileURLToPath(import.meta.url))
 
-/** Our own test server (testing/test-server.mjs), run with `node`. */
-export const TEST_SERVER = join(here, '../testing/test-server.mjs')
-
 /** The bin of a published server package, resolved from its own package.json. */
 export function publishedBin(pkg: string): string {
   const dir = join(here, '../node_modules', pkg)
@@ -24,24 +21,8 @@ export function publishedBin(pkg: string): string {
   return join(dir, typeof bin === 'string' ? bin : Object.values(bin)[0]!)
 }
 
-export interface TestTool {
-  name: string
-  description?: string
-  inputSchema?: object
-  reply?: object
-  delayMs?: number
-  exit?: boolean
-}
-
-/** A server entry for the app file that runs our test server with the given behaviour. */
-export function testServer(options: { phases?: TestTool[][]; tools?: TestTool[]; delayMs?: number; pageSize?: number; events?: string; fail?: string }, extra: Record<string, unknown> = {}) {
-  const env: Record<string, string> = { MCP_TEST_PHASES: JSON.stringify(options.phases ?? [options.tools ?? []]) }
-  if (options.delayMs) env.MCP_TEST_DELAY_MS = String(options.delayMs)
-  if (options.pageSize) env.MCP_TEST_PAGE_SIZE = String(options.pageSize)
-  if (options.events) env.MCP_TEST_EVENTS = options.events
-  if (options.fail) env.MCP_TEST_FAIL = options.fail
-  return { command: process.execPath, args: [TEST_SERVER], env, ...extra }
-}
+export { TEST_SERVER, testServer } from '../testing/index.ts'
+export type { TestTool } from '../testing/index.ts'
 
 export const tempDir = (prefix = 'dsh-tools-mcp-') => mkdtemp(join(tmpdir(), prefix))
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
