@@ -5,7 +5,7 @@ import { CORE_TOOL_NAMES } from './tools.ts'
 
 /** One full run of the session: which wire, which tool order, which tool-update mode. */
 export interface Configuration {
-  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history'
+  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history' | 'mcp_registration_order' | 'mcp_canonical'
   /** What it stands for, for tables and the chart legend. */
   label: string
   wire: Wire
@@ -14,6 +14,8 @@ export interface Configuration {
   toolOrder?: string[]
   /** Tool-update mode of the model on the Messages route. */
   toolUpdate?: ToolUpdateMode
+  /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
+  source?: 'static' | 'mcp'
 }
 
 export const CONFIGURATIONS: Configuration[] = [
@@ -22,4 +24,6 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
   { key: 'addition_only', label: 'messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only' },
   { key: 'in_history', label: 'messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history' },
+  { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
+  { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
 ]

@@ -6,7 +6,7 @@ import OpenAIProvider from 'dsh-llm-openai'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
 import type { Configuration } from './configurations.ts'
-import type { ToolGroup } from './tools.ts'
+import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
 
 export const MODEL = 'emulated-coder'
@@ -25,6 +25,8 @@ export interface Lifetime {
   registered: string[]
   /** Loads one more plugin into the running process. */
   load(plugin: Plugin, config?: unknown): Promise<void>
+  /** Makes one more tool appear mid-session, the way this process's tool source does it. */
+  add(tool: BenchTool): Promise<void>
   /** Ends the process: forgets the agent (its session is flushed to disk) and disposes every plugin. */
   stop(): Promise<void>
 }
@@ -36,22 +38,7 @@ export interface Lifetime {
  * race comes out as planned however busy the machine is. Then the session is resumed from disk.
  */
 export async function boot(configuration: Configuration, origin: string, root: string, groups: ToolGroup[], order: string[]): Promise<Lifetime> {
-  const ctx = new Context()
-  const fibers: { dispose(): Promise<void> }[] = []
-  const load = async (plugin: Plugin, config?: unknown) => {
-    fibers.push(await ctx.plugin(plugin, config))
-  }
-  await load(AgentSpine, {
-    persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
-    ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
-  })
-  if (configuration.registrationOrder) await load(RegistrationOrder)
-  if (configuration.wire === 'chat-completions') {
-    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [MODEL] })
-  } else {
-    await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
-  }
-
+  const { ctx, load, fibers } = await startProcess(configuration, origin, root)
   const rank = new Map(order.map((name, index) => [name, index]))
   const registered: string[] = []
   const stopRecording = ctx.on('tools/change', ({ action, name }) => { if (action === 'register') registered.push(name) })
@@ -67,11 +54,43 @@ export async function boot(configuration: Configuration, origin: string, root: s
   await clock.run()
   stopRecording()
 
+  return finish(ctx, fibers, registered, load, (tool) => load(ToolsStatic, { tools: [{ ...tool, delayMs: 0 }] }))
+}
+
+/** A process in which every plugin but the tool sources is up: the spine, the baseline listener, the adapter. */
+export async function startProcess(configuration: Configuration, origin: string, root: string) {
+  const ctx = new Context()
+  const fibers: { dispose(): Promise<void> }[] = []
+  const load = async (plugin: Plugin, config?: unknown) => {
+    fibers.push(await ctx.plugin(plugin, config))
+  }
+  await load(AgentSpine, {
+    persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
+    ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
+  })
+  if (configuration.registrationOrder) await load(RegistrationOrder)
+  if (configuration.wire === 'chat-completions') {
+    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [MODEL] })
+  } else {
+    await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
+  }
+  return { ctx, load, fibers }
+}
+
+/** Resumes the session in a booted process and wraps it as a `Lifetime`. */
+export async function finish(
+  ctx: Context,
+  fibers: { dispose(): Promise<void> }[],
+  registered: string[],
+  load: Lifetime['load'],
+  add: Lifetime['add'],
+): Promise<Lifetime> {
   const agent = await ctx.agentLoop.createAgent({ id: SESSION })
   return {
     agent,
     registered,
     load,
+    add,
     async stop() {
       await ctx.agentLoop.removeAgent(SESSION)
       for (const fiber of fibers.reverse()) await fiber.dispose()

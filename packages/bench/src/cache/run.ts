@@ -20,6 +20,8 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   tool_order: { color: '#2ca02c', dash: '8 4' },
   addition_only: { color: '#ff7f0e' },
   in_history: { color: '#8c564b', dash: '3 3' },
+  mcp_registration_order: { color: '#e377c2', dash: '6 2' },
+  mcp_canonical: { color: '#17becf', dash: '1 3' },
 }
 
 const args = process.argv.slice(2).filter((arg) => arg !== '--')
