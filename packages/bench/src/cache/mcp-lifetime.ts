@@ -31,7 +31,8 @@ export async function bootMcp(configuration: Configuration, origin: string, root
   const stopRecording = ctx.on('tools/change', ({ action, name }) => { if (action === 'register') registered.push(name) })
   const servers: Record<string, unknown> = {}
   groups.forEach((group, index) => {
-    servers[group.id] = testServer({ tools: group.tools.map(serverTool), delayMs: delays[index] })
+    // a generous startup timeout: this measures order, not how long a busy machine takes to start a process
+    servers[group.id] = testServer({ tools: group.tools.map(serverTool), delayMs: delays[index] }, { startupTimeoutMs: 120_000 })
   })
   await load(ToolsMcp, { servers })
   stopRecording()
