@@ -49,6 +49,8 @@ const quote = (text: string) => JSON.stringify(text)
  */
 export class McpConnection {
   private client: Client | undefined
+  /** The client of the attempt in progress, connected or not, so that close() can end a hanging start. */
+  private attempt: Client | undefined
   private closed = false
   private loop: Promise<void> | undefined
   private wake: (() => void) | undefined
@@ -77,8 +79,10 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closed = true
     this.wake?.()
-    await this.client?.close().catch(() => {})
+    await this.attempt?.close().catch(() => {})
     await this.loop
+    // a startup still waiting for this server stops waiting
+    this.settle()
   }
 
   /** Calls a tool by the server's own name. Throws a `ToolsMcpError` naming the server and the tool. */
@@ -112,6 +116,7 @@ export class McpConnection {
     while (!this.closed) {
       const opened = openTransport(this.spec)
       const client = new Client(CLIENT_INFO, { capabilities: {} })
+      this.attempt = client
       let lost!: () => void
       const gone = new Promise<void>((resolve) => { lost = resolve })
       client.onclose = () => lost()

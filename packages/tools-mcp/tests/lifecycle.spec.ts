@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest'
 import type { ToolChange } from 'dsh-tools'
 import { events, loadMcp, setup, tempDir, testServer, until, type TestTool } from './setup.ts'
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 const tool = (name: string, extra: Partial<TestTool> = {}): TestTool => ({ name, description: `The ${name} tool.`, ...extra })
 
 /** The plugin on a fresh context with fast restarts; the caller disposes the returned fiber. */
@@ -49,6 +58,19 @@ describe('startup', () => {
     expect(errors.find((line) => line.includes('"broken"'))).toMatch(/^\[error\] MCP server "broken" failed to start: .*\(stderr: cannot open the database\); retrying in 50 ms, backing off up to 200 ms$/)
     expect(errors.find((line) => line.includes('"missing"'))).toMatch(/^\[error\] MCP server "missing" failed to start: .*ENOENT.*; retrying in 50 ms/)
     await plugin.dispose()
+  })
+
+  it('ends the server processes when the plugin is disposed during startup', async () => {
+    const file = join(await tempDir(), 'events.jsonl')
+    const { ctx } = await setup()
+    const plugin = loadMcp(ctx, { servers: { late: { ...testServer({ tools: [tool('x')], delayMs: 500, events: file }), startupTimeoutMs: 60_000 } } })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // cordis lets the running apply finish (the startup waits for the first list), then disposes
+    await plugin.dispose()
+    expect(ctx.tools.list()).toEqual([])
+    const pids = (await events(file)).map((event) => event.pid as number)
+    expect(pids).toHaveLength(1)
+    await until(() => pids.every((pid) => !alive(pid)), 'the server to exit')
   })
 
   it('starts no process for a disabled server', async () => {
