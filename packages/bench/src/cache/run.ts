@@ -65,7 +65,7 @@ if (json) {
   process.stdout.write(JSON.stringify(results) + '\n')
 } else {
   const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
-  const widths = [20, 18, 9, 9, 7, 14, 13]
+  const widths = [23, 18, 9, 9, 7, 14, 13]
   const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
   console.log(row(header))
   for (const { run, summary } of runs) {
