@@ -111,7 +111,7 @@ export function apply(ctx) {
     expect(report.toolOrder).toEqual(['read', TOOL_ORDER_REST])
     expect(report.tools[0]).toEqual({
       name: 'read', position: 1, canonicalPosition: 1, reason: 'listed', detail: 'listed position 1',
-      plugin: 'tools-static', entry: 't', sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      plugin: 'tools-static', entry: 't', server: null, sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     })
     expect(Object.keys(report.fingerprint).sort()).toEqual(['header', 'model', 'perTool', 'prefix', 'system', 'tools'])
 
