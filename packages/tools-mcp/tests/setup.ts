@@ -21,8 +21,8 @@ export function publishedBin(pkg: string): string {
   return join(dir, typeof bin === 'string' ? bin : Object.values(bin)[0]!)
 }
 
-export { TEST_SERVER, testServer } from '../testing/index.ts'
-export type { TestTool } from '../testing/index.ts'
+export { TEST_SERVER, testServer } from '../src/testing.ts'
+export type { TestTool } from '../src/testing.ts'
 
 export const tempDir = (prefix = 'dsh-tools-mcp-') => mkdtemp(join(tmpdir(), prefix))
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 
-/** Our MCP test server (`test-server.mjs`), to run as `node <TEST_SERVER>`. */
-export const TEST_SERVER = fileURLToPath(new URL('./test-server.mjs', import.meta.url))
+/** Our MCP test server (`testing/test-server.mjs`), to run as `node <TEST_SERVER>`; the same path from src/ and dist/. */
+export const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
 
 /** A tool of the test server's list. */
 export interface TestTool {
