@@ -1,8 +1,9 @@
+import type { ToolSchema } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import type { Agent } from 'dsh-agent-loop'
-import { renderPrompt, type AssembleContext, type ToolSchema } from 'dsh-system-prompt'
+import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 
 declare module 'cordis' {
   interface Context {

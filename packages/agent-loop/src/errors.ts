@@ -7,9 +7,3 @@ export class AgentLoopError extends Error {
     super(message)
   }
 }
-
-/** A thrown value as one line of text, whatever was thrown. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message
-  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
-}

@@ -1,21 +1,13 @@
 export type {
-  ChatMessage,
   GenerateOptions,
   LlmAdapter,
   StopReason,
   StreamEvent,
-  ToolCall,
-  ToolDefinition,
-  ToolHistorySnapshot,
-  ToolHistoryUpdate,
-  ToolUpdateMessage,
   ToolUpdateMode,
-  Usage,
 } from './types.ts'
 export { LlmRuntime, type LlmResponseInfo } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
 export { collect, type CollectedResponse } from './collect.ts'
-export { deepFreeze, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
 export { addUsage, emptyUsage, normalizeUsage } from './usage.ts'
 export {
   TOOL_UPDATE_MODES,
@@ -47,5 +39,5 @@ export {
   type SdkErrorClasses,
 } from './http/failures.ts'
 export { retryAfterSeconds } from './http/retry-after.ts'
-export { describeCause, quoteValue, redactSecret } from './http/text.ts'
+export { describeCause, redactSecret } from './http/text.ts'
 export { LlmRuntime as default } from './runtime.ts'

@@ -8,8 +8,3 @@ export class PromptCacheError extends Error {
     super(message)
   }
 }
-
-/** Renders a value for an error message: strings quoted, so `"0.5"` and `0.5` read differently. */
-export function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
-}

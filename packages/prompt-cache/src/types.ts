@@ -1,4 +1,5 @@
-import type { ToolUpdateMode, Usage } from 'dsh-llm'
+import type { Usage } from 'dsh-core'
+import type { ToolUpdateMode } from 'dsh-llm'
 
 /** One rendered section of a system prompt, as `renderPrompt` puts it in the text. */
 export interface RenderedSection {

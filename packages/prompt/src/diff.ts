@@ -1,4 +1,4 @@
-import type { ToolDefinition } from 'dsh-llm'
+import type { ToolSchema } from 'dsh-core'
 import { serializePrefix, sha256 } from './fingerprint.ts'
 import { sectionAt } from './sections.ts'
 import type { PrefixSource } from './sources.ts'
@@ -89,7 +89,7 @@ function locate(a: PrefixSource, b: PrefixSource, prefixA: string, prefixB: stri
   return { offset, part: 'system', tool: null, system, context, summary: describeSystem(system) }
 }
 
-function firstToolDifference(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): NonNullable<Divergence['tool']> {
+function firstToolDifference(a: readonly ToolSchema[], b: readonly ToolSchema[]): NonNullable<Divergence['tool']> {
   let index = 0
   while (index < a.length && index < b.length && JSON.stringify(a[index]) === JSON.stringify(b[index])) index++
   const left = a[index]
@@ -109,10 +109,10 @@ function changedFields(a: object, b: object): string[] {
   return fields.length ? fields : ['key order']
 }
 
-function toolSetChanges(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): PrefixDiff['tools'] {
+function toolSetChanges(a: readonly ToolSchema[], b: readonly ToolSchema[]): PrefixDiff['tools'] {
   const inA = new Map(a.map((tool) => [tool.name, JSON.stringify(tool)]))
   const inB = new Map(b.map((tool) => [tool.name, JSON.stringify(tool)]))
-  const common = (list: readonly ToolDefinition[], other: Map<string, string>) => list.map((tool) => tool.name).filter((name) => other.has(name))
+  const common = (list: readonly ToolSchema[], other: Map<string, string>) => list.map((tool) => tool.name).filter((name) => other.has(name))
   const commonA = common(a, inB)
   const commonB = common(b, inA)
   return {

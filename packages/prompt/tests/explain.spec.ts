@@ -1,7 +1,7 @@
+import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST, canonicalToolOrder } from 'dsh-system-prompt'
-import type { ToolSchema } from 'dsh-system-prompt'
 import { diffPrefixes, explainPositions, sectionAt, serializePrefix } from '../src/index.ts'
 import type { PrefixSource } from '../src/index.ts'
 

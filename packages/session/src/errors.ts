@@ -15,14 +15,3 @@ export class SessionError extends Error {
     super(message, options)
   }
 }
-
-/** Renders a value for an error message: strings JSON-quoted, everything else short and visible. */
-export function describe(value: unknown): string {
-  if (value === undefined) return 'undefined'
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
-  if (typeof value === 'bigint') return `${value}n`
-  if (typeof value === 'function') return 'a function'
-  if (Array.isArray(value)) return 'an array'
-  return `an object`
-}

@@ -1,12 +1,12 @@
 export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_SECTION, IDENTITY_ORDER, IDENTITY_TEXT } from './service.ts'
 export type { SystemPromptConfig, SystemPromptChange, PromptInspection } from './service.ts'
-export { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, compareCodeUnits, validateToolOrder } from './tool-order.ts'
+export { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, validateToolOrder } from './tool-order.ts'
 export { renderPrompt, interpolate, VARIABLE_NAME } from './interpolate.ts'
 export { snapshotSchema } from './snapshot.ts'
 export { SystemPromptError } from './errors.ts'
 export type { SystemPromptErrorCode } from './errors.ts'
 export type {
   AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, SectionText, ToolProvider, ToolProviderResult,
-  ToolSchema, VariableProvider,
+  VariableProvider,
 } from './types.ts'
 export { SystemPrompt as default } from './service.ts'

@@ -1,4 +1,5 @@
-import { SystemPromptError, listNames, quote } from './errors.ts'
+import { listNames, quote } from 'dsh-core'
+import { SystemPromptError } from './errors.ts'
 import type { PromptAssembly } from './types.ts'
 
 /** Variable names: lower-case identifiers, so a placeholder never collides with prose like `{{ x }}`. */
