@@ -2,7 +2,8 @@ import { isDeepFrozen, type ToolSchema } from 'dsh-core'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import { shortHash } from './hash.ts'
 import { sectionSpans } from './sections.ts'
-import type { RenderedSection, RequestFingerprint } from './types.ts'
+import type { RenderedSection } from 'dsh-system-prompt'
+import type { RequestFingerprint } from './types.ts'
 
 /** What a request does not carry itself but its fingerprint can record. */
 export interface FingerprintContext {

@@ -1,12 +1,6 @@
 import type { Usage } from 'dsh-core'
 import type { ToolUpdateMode } from 'dsh-llm'
 
-/** One rendered section of a system prompt, as `renderPrompt` puts it in the text. */
-export interface RenderedSection {
-  name: string
-  text: string
-}
-
 /** Where a section sits in the rendered prompt: UTF-8 byte offsets, `end` exclusive. */
 export interface SectionFingerprint {
   name: string

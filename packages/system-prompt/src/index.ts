@@ -1,7 +1,12 @@
 export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_SECTION, IDENTITY_ORDER, IDENTITY_TEXT } from './service.ts'
 export type { SystemPromptConfig, SystemPromptChange, PromptInspection } from './service.ts'
 export { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, validateToolOrder } from './tool-order.ts'
-export { renderPrompt, interpolate, VARIABLE_NAME } from './interpolate.ts'
+export { interpolate, VARIABLE_NAME } from './interpolate.ts'
+export {
+  SECTION_SEPARATOR, joinSections, renderPrompt, renderSection, renderSections, sectionAt, sectionRanges,
+  type RenderedSection, type SectionRange,
+} from './render.ts'
+export { sha256 } from './fingerprint.ts'
 export { snapshotSchema } from './snapshot.ts'
 export { SystemPromptError } from './errors.ts'
 export type { SystemPromptErrorCode } from './errors.ts'
