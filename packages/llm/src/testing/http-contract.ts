@@ -1,0 +1,233 @@
+import type { ServerResponse } from 'node:http'
+import type { Plugin } from 'cordis'
+import { describe, expect, it } from 'vitest'
+import type { LlmError } from '../error.ts'
+import type { HttpAdapterError } from '../http/error.ts'
+import type { FakeApiKey } from './fake-key.ts'
+import { startLoopback, type Loopback, type LoopbackHandler } from './loopback.ts'
+import { startLoopbackAdapter } from './loopback-adapter.ts'
+import { loadWithLlm } from './plugin.ts'
+import { adapterCause, drainStream, exposedText, sampleRequest, streamError } from './streams.ts'
+
+/** A scripted provider failure: the words the provider says and how the adapter's message shows them. */
+export interface WireFailure {
+  write(res: ServerResponse): void
+  /** Text the error message must contain. */
+  shown: string
+}
+
+/** What the HTTP contract needs to know about one adapter's wire format. */
+export interface HttpWire {
+  /** The adapter's package name, as its messages name it (`dsh-llm-openai`). */
+  packageName: string
+  plugin: Plugin
+  /** A fresh fake key per check. */
+  key(): FakeApiKey
+  /** The plugin's config serving `models` from the server, with the key in the variable `apiKeyEnv`. */
+  config(server: Loopback, apiKeyEnv: string, models: string[]): object
+  /** The request path the adapter posts to (`/v1/chat/completions`). */
+  path: string
+  /** What the adapter counts a stream in: `chunks` or `events`. */
+  unit: 'chunks' | 'events'
+  /** An HTTP error answer of `status` carrying `message`; `shown` is how the adapter's message quotes it. */
+  httpError(status: number, message: string, headers?: Record<string, string>): WireFailure
+  /** Stream frames (SSE text) that open a reply and carry `texts` as text deltas, with how many units they are. */
+  textFrames(texts: string[]): { frames: string; count: number }
+  /** A stream body whose one well-formed unit is followed by a malformed event. */
+  malformedBody: string
+  /** A complete-looking stream that never says it finished. */
+  truncated: WireFailure
+  /** A reply whose tool call carries arguments that are not valid JSON. */
+  invalidToolCall: WireFailure
+  /** A stream that carries a provider error event after some text. */
+  errorEvent: WireFailure
+  /** A well-formed reply answering `text`. */
+  reply(res: ServerResponse, text: string): void
+}
+
+const MODEL = 'test-model'
+
+/**
+ * The failure cases every HTTP adapter shares: key handling, HTTP errors with retry-after, resets,
+ * malformed events, truncation, bad tool calls, provider error events, cancellation, timeouts and key
+ * redaction. Each adapter runs it once with its wire format and keeps only its own cases.
+ */
+export function httpAdapterContract(name: string, wire: HttpWire): void {
+  const setup = (handler: LoopbackHandler, config: object = {}) => startLoopbackAdapter(wire.plugin, handler, wire.key(), (server, apiKeyEnv) => ({
+    ...wire.config(server, apiKeyEnv, [MODEL]),
+    ...config,
+  }))
+  const cause = (error: Error) => adapterCause<HttpAdapterError>(error)
+  const streamHeaders = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream' })
+
+  describe(`HTTP adapter contract: ${name}`, () => {
+    describe('API key', () => {
+      it('fails with a message naming the variable and sends no request when it is not set', async () => {
+        const server = await startLoopback((_, res) => wire.reply(res, 'never'))
+        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, 'DSH_TEST_SURELY_UNSET_KEY', ['deepseek-chat']), baseURL: server.origin })
+        try {
+          const error = await streamError(ctx, sampleRequest({ model: 'deepseek-chat' }))
+          expect(error.message).toContain(`environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by ${wire.packageName} for model deepseek-chat)`)
+          expect(cause(error).code).toBe('MISSING_API_KEY')
+          expect(server.requests).toHaveLength(0)
+        } finally {
+          await server.close()
+        }
+      })
+
+      it('reads the key at the first request, not when the plugin loads', async () => {
+        const server = await startLoopback((_, res) => wire.reply(res, 'ok'))
+        const variable = `DSH_TEST_LATE_KEY_${wire.unit.toUpperCase()}`
+        delete process.env[variable]
+        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, variable, ['m']), baseURL: server.origin })
+        process.env[variable] = 'sk-late-key'
+        try {
+          await drainStream(ctx, sampleRequest({ model: 'm' }))
+          expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-late-key')
+        } finally {
+          delete process.env[variable]
+          await server.close()
+        }
+      })
+
+      it('never shows the key, even when the provider echoes it back', async () => {
+        let shown = ''
+        const h = await setup((req, res) => {
+          const failure = wire.httpError(401, `invalid key ${req.headers.authorization?.slice(7)}`)
+          shown = failure.shown.replace(/invalid key .*/, 'invalid key [redacted]')
+          failure.write(res)
+        })
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          expect(error.message).toContain('HTTP 401')
+          expect(error.message).toContain(shown)
+          expect(exposedText(error)).not.toContain(h.key.value)
+        } finally {
+          await h.teardown()
+        }
+      })
+    })
+
+    describe('HTTP failures', () => {
+      it('reports HTTP 500 with the status and the provider message, without retrying', async () => {
+        const failure = wire.httpError(500, 'the model is on fire')
+        const h = await setup((_, res) => failure.write(res))
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          expect(error.message).toMatch(new RegExp(`HTTP 500 from http://127\\.0\\.0\\.1:\\d+${wire.path} for model "${MODEL}": `))
+          expect(error.message).toContain(`: ${failure.shown}`)
+          expect(cause(error)).toMatchObject({ code: 'HTTP_ERROR', status: 500 })
+          expect(h.server.requests).toHaveLength(1)
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('reports 429 with the retry-after seconds', async () => {
+        const failure = wire.httpError(429, 'slow down', { 'retry-after': '17' })
+        const h = await setup((_, res) => failure.write(res))
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          expect(error.message).toContain('HTTP 429')
+          expect(error.message).toContain('retry after 17 s')
+          expect(cause(error)).toMatchObject({ code: 'HTTP_ERROR', status: 429, retryAfterSeconds: 17 })
+          expect(h.server.requests).toHaveLength(1)
+        } finally {
+          await h.teardown()
+        }
+      })
+    })
+
+    describe('broken streams', () => {
+      it('reports a connection reset mid-stream', async () => {
+        const opening = wire.textFrames(['partial '])
+        const rest = wire.textFrames(['partial ', 'answer'])
+        const h = await setup((_, res) => {
+          streamHeaders(res)
+          res.write(opening.frames)
+          res.write(rest.frames.slice(opening.frames.length), () => setTimeout(() => res.socket?.destroy(), 20))
+        })
+        try {
+          const seen: string[] = []
+          const error = await (async () => {
+            for await (const event of h.ctx.llm.stream(sampleRequest())) if (event.type === 'text') seen.push(event.delta)
+          })().then(() => undefined, (e: Error) => e)
+          expect(seen.join('')).toBe('partial answer')
+          expect(error?.message).toMatch(new RegExp(`connection to .* was lost mid-stream for model "${MODEL}" after ${rest.count} ${wire.unit}`))
+          expect(cause(error!).code).toBe('CONNECTION_ERROR')
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('reports malformed server-sent events', async () => {
+        const h = await setup((_, res) => {
+          streamHeaders(res)
+          res.end(wire.malformedBody)
+        })
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          expect(cause(error).code).toBe('MALFORMED_STREAM')
+          expect(error.message).toContain('malformed server-sent event')
+          expect(error.message).toContain(`after 1 ${wire.unit}`)
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it.each([
+        ['reports a stream that never says it finished as truncated', 'truncated', 'TRUNCATED_STREAM'],
+        ['rejects tool-call arguments that are not valid JSON', 'invalidToolCall', 'INVALID_TOOL_CALL'],
+        ['passes a provider error event mid-stream on with its message', 'errorEvent', undefined],
+      ] as const)('%s', async (_title, key, code) => {
+        const failure = wire[key]
+        const h = await setup((_, res) => failure.write(res))
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          if (code) expect(cause(error).code).toBe(code)
+          expect(error.message).toContain(failure.shown)
+        } finally {
+          await h.teardown()
+        }
+      })
+    })
+
+    describe('cancellation and timeouts', () => {
+      it('aborts mid-stream: the request is cancelled promptly and the connection closed', async () => {
+        let closed!: () => void
+        const connectionClosed = new Promise<void>((resolve) => { closed = resolve })
+        const h = await setup((_, res) => {
+          res.on('close', () => closed())
+          streamHeaders(res)
+          res.write(wire.textFrames(['first']).frames)
+          // …and never finishes.
+        })
+        try {
+          const controller = new AbortController()
+          const started = Date.now()
+          const error = await (async () => {
+            for await (const event of h.ctx.llm.stream(sampleRequest({ signal: controller.signal }))) {
+              if (event.type === 'text') controller.abort()
+            }
+          })().then(() => undefined, (e: Error) => e)
+          expect((error as LlmError).code).toBe('CANCELLED')
+          expect(Date.now() - started).toBeLessThan(2000)
+          await connectionClosed
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('times out after timeoutMs', async () => {
+        const h = await setup(() => { /* never answers */ }, { timeoutMs: 100 })
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          expect(cause(error).code).toBe('CONNECTION_ERROR')
+          expect(error.message).toContain('timed out after 100 ms')
+        } finally {
+          await h.teardown()
+        }
+      })
+    })
+  })
+}
