@@ -1,5 +1,5 @@
 import { httpAdapterContract } from 'dsh-llm/testing'
-import AnthropicProvider from '../src/index.ts'
+import AnthropicProvider, { AnthropicAdapterError } from '../src/index.ts'
 import { frame, messageStart, reply, sendError, sendEvents } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
@@ -36,4 +36,8 @@ httpAdapterContract('dsh-llm-anthropic', {
     shown: 'reported an error mid-stream for model "test-model": overloaded_error: Overloaded',
   },
   reply: (res, text) => sendEvents(res, reply({ text })),
+  toolCalls: (res, calls) => sendEvents(res, reply({ text: 'Let me look.', calls: calls.map(({ id, name, args }) => ({ id, name, input: args })) })),
+  toolCallText: 'Let me look.',
+  errorClass: AnthropicAdapterError,
+  abortWhile: 'streaming',
 })

@@ -126,39 +126,6 @@ describe('text streaming', () => {
   })
 })
 
-describe('tool-call streaming', () => {
-  it('assembles input_json_delta fragments into complete, parsed calls', async () => {
-    const h = await setup((_, res) => sendEvents(res, reply({
-      text: 'Let me look.',
-      calls: [
-        { id: 'toolu_a', name: 'read', input: '{"input":"a long file name.txt","n":[1,2,3]}' },
-        { id: 'toolu_b', name: 'write', input: '{"input":"x"}' },
-      ],
-    })))
-    try {
-      const events = await drainStream(h.ctx, sampleRequest())
-      expect(joinText(events)).toBe('Let me look.')
-      expect(events.filter((event) => event.type === 'tool-call')).toEqual([
-        { type: 'tool-call', call: { id: 'toolu_a', name: 'read', arguments: { input: 'a long file name.txt', n: [1, 2, 3] } } },
-        { type: 'tool-call', call: { id: 'toolu_b', name: 'write', arguments: { input: 'x' } } },
-      ])
-      expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'tool_use' })
-    } finally {
-      await h.teardown()
-    }
-  })
-
-  it('treats a tool_use without input deltas as an empty object', async () => {
-    const h = await setup((_, res) => sendEvents(res, reply({ calls: [{ id: 'toolu_a', name: 'read', input: '' }] })))
-    try {
-      const calls = (await drainStream(h.ctx, sampleRequest())).flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
-      expect(calls).toEqual([{ id: 'toolu_a', name: 'read', arguments: {} }])
-    } finally {
-      await h.teardown()
-    }
-  })
-})
-
 describe('usage normalization', () => {
   it('adds cache reads and writes to the input tokens', async () => {
     const h = await setup((_, res) => sendEvents(res, reply({

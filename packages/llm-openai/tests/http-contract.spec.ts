@@ -1,5 +1,5 @@
 import { httpAdapterContract } from 'dsh-llm/testing'
-import OpenAIProvider from '../src/index.ts'
+import OpenAIProvider, { OpenAIAdapterError } from '../src/index.ts'
 import { chunk, sendError, sendStream, textReply, toolCallReply } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
@@ -29,4 +29,8 @@ httpAdapterContract('dsh-llm-openai', {
     shown: 'reported an error mid-stream for model "test-model": upstream overloaded',
   },
   reply: (res, text) => sendStream(res, textReply(text)),
+  toolCalls: (res, calls) => sendStream(res, toolCallReply(calls.map(({ id, name, args }) => ({ id, name, arguments: args })))),
+  toolCallText: '',
+  errorClass: OpenAIAdapterError,
+  abortWhile: 'headers',
 })

@@ -6,8 +6,8 @@ import type { HttpAdapterError } from '../http/error.ts'
 import type { FakeApiKey } from './fake-key.ts'
 import { startLoopback, type Loopback, type LoopbackHandler } from './loopback.ts'
 import { startLoopbackAdapter } from './loopback-adapter.ts'
-import { loadWithLlm } from './plugin.ts'
-import { adapterCause, drainStream, exposedText, sampleRequest, streamError } from './streams.ts'
+import { configRefusal, loadWithLlm } from './plugin.ts'
+import { adapterCause, drainStream, exposedText, joinText, sampleRequest, streamError } from './streams.ts'
 
 /** A scripted provider failure: the words the provider says and how the adapter's message shows them. */
 export interface WireFailure {
@@ -43,6 +43,13 @@ export interface HttpWire {
   errorEvent: WireFailure
   /** A well-formed reply answering `text`. */
   reply(res: ServerResponse, text: string): void
+  /** A reply that asks for `calls` (`args` as the raw JSON text streamed), after the text `toolCallText`. */
+  toolCalls(res: ServerResponse, calls: { id: string; name: string; args: string }[]): void
+  toolCallText: string
+  /** The adapter's own error class (what `adapter.stream()` throws before the runtime wraps it). */
+  errorClass: abstract new (...args: never[]) => HttpAdapterError
+  /** When the adapter-level abort check aborts: while waiting for response headers, or mid-stream. */
+  abortWhile: 'headers' | 'streaming'
 }
 
 const MODEL = 'test-model'
@@ -61,6 +68,67 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
   const streamHeaders = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream' })
 
   describe(`HTTP adapter contract: ${name}`, () => {
+    describe('config', () => {
+      it('sends the configured extra headers', async () => {
+        const h = await setup((_, res) => wire.reply(res, 'ok'), { headers: { 'x-team': 'dsh' } })
+        try {
+          await drainStream(h.ctx, sampleRequest())
+          expect(h.server.requests[0]!.headers['x-team']).toBe('dsh')
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('retries as often as maxRetries says', async () => {
+        const failure = wire.httpError(500, 'busy', { 'retry-after-ms': '1' })
+        const h = await setup((_, res) => failure.write(res), { maxRetries: 2 })
+        try {
+          const error = await streamError(h.ctx, sampleRequest())
+          expect(error.message).toContain('HTTP 500')
+          expect(h.server.requests).toHaveLength(3)
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('does not print an API key pasted into apiKeyEnv', async () => {
+        const message = await configRefusal(wire.plugin, { apiKeyEnv: 'sk-live-abcdef0123456789', models: ['m'] })
+        expect(message).toMatch(/apiKeyEnv/)
+        expect(message).not.toContain('sk-live-abcdef0123456789')
+      })
+    })
+
+    describe('tool-call streaming', () => {
+      const calls = (events: Awaited<ReturnType<typeof drainStream>>) => events.flatMap((event) => event.type === 'tool-call' ? [event.call] : [])
+
+      it('assembles argument fragments into complete, parsed calls', async () => {
+        const h = await setup((_, res) => wire.toolCalls(res, [
+          { id: 'call_a', name: 'read', args: '{"input":"a long file name.txt","n":[1,2,3]}' },
+          { id: 'call_b', name: 'write', args: '{"input":"x"}' },
+        ]))
+        try {
+          const events = await drainStream(h.ctx, sampleRequest())
+          expect(joinText(events)).toBe(wire.toolCallText)
+          expect(calls(events)).toEqual([
+            { id: 'call_a', name: 'read', arguments: { input: 'a long file name.txt', n: [1, 2, 3] } },
+            { id: 'call_b', name: 'write', arguments: { input: 'x' } },
+          ])
+          expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'tool_use' })
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('treats empty arguments as an empty object', async () => {
+        const h = await setup((_, res) => wire.toolCalls(res, [{ id: 'call_a', name: 'read', args: '' }]))
+        try {
+          expect(calls(await drainStream(h.ctx, sampleRequest()))).toEqual([{ id: 'call_a', name: 'read', arguments: {} }])
+        } finally {
+          await h.teardown()
+        }
+      })
+    })
+
     describe('API key', () => {
       it('fails with a message naming the variable and sends no request when it is not set', async () => {
         const server = await startLoopback((_, res) => wire.reply(res, 'never'))
@@ -213,6 +281,30 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
           expect((error as LlmError).code).toBe('CANCELLED')
           expect(Date.now() - started).toBeLessThan(2000)
           await connectionClosed
+        } finally {
+          await h.teardown()
+        }
+      })
+
+      it('passes the abort signal to the SDK: the adapter itself ends with its own CANCELLED', async () => {
+        const h = await setup((_, res) => {
+          if (wire.abortWhile === 'headers') return // never answers
+          streamHeaders(res)
+          res.write(wire.textFrames(['first']).frames)
+        })
+        try {
+          const controller = new AbortController()
+          if (wire.abortWhile === 'headers') setTimeout(() => controller.abort(), 50)
+          const adapter = h.ctx.llm.resolve(MODEL)
+          const started = Date.now()
+          const error = await (async () => {
+            for await (const event of adapter.stream(sampleRequest({ signal: controller.signal }))) {
+              if (event.type === 'text') setTimeout(() => controller.abort(), 20)
+            }
+          })().then(() => undefined, (e: Error) => e)
+          expect(Date.now() - started).toBeLessThan(2000)
+          expect(error).toBeInstanceOf(wire.errorClass)
+          expect((error as HttpAdapterError).code).toBe('CANCELLED')
         } finally {
           await h.teardown()
         }
