@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way dsh-session can refuse input or fail; tests and callers switch on `code`. */
 export type SessionErrorCode =
   | 'INVALID_EVENT'
@@ -9,9 +11,6 @@ export type SessionErrorCode =
   | 'WRITE_FAILED'
 
 /** The one error class of dsh-session. */
-export class SessionError extends Error {
+export class SessionError extends CodedError<SessionErrorCode> {
   override name = 'SessionError'
-  constructor(public readonly code: SessionErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-  }
 }

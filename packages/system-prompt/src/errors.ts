@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way the system-prompt service can refuse input; tests and callers switch on `code`. */
 export type SystemPromptErrorCode =
   | 'INVALID_TOOL_ORDER'
@@ -15,9 +17,6 @@ export type SystemPromptErrorCode =
   | 'MALFORMED_PLACEHOLDER'
 
 /** The one error class of dsh-system-prompt. */
-export class SystemPromptError extends Error {
+export class SystemPromptError extends CodedError<SystemPromptErrorCode> {
   override name = 'SystemPromptError'
-  constructor(public readonly code: SystemPromptErrorCode, message: string) {
-    super(message)
-  }
 }

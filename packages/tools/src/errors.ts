@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way the tool runtime can refuse input; tests and callers switch on `code`. */
 export type ToolErrorCode =
   | 'INVALID_TOOL'
@@ -10,9 +12,6 @@ export type ToolErrorCode =
   | 'TIMEOUT'
 
 /** The one error class of dsh-tools. */
-export class ToolError extends Error {
+export class ToolError extends CodedError<ToolErrorCode> {
   override name = 'ToolError'
-  constructor(public readonly code: ToolErrorCode, message: string) {
-    super(message)
-  }
 }
