@@ -1,14 +1,6 @@
 import { quote } from 'dsh-core'
-import {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  httpEndpointSchema,
-  httpTransportSchema,
-  TOOL_UPDATE_MODES,
-  type HttpEndpointConfig,
-  type HttpTransportConfig,
-  type ToolUpdateMode,
-} from 'dsh-llm'
+import { TOOL_UPDATE_MODES, type ToolUpdateMode } from 'dsh-llm'
+import { checkHttpEndpoint, checkHttpTransport, httpEndpointSchema, httpTransportSchema, type HttpEndpointConfig, type HttpTransportConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { AnthropicAdapterError } from './errors.ts'
 

@@ -1,12 +1,5 @@
 import { quote } from 'dsh-core'
-import {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  httpEndpointSchema,
-  httpTransportSchema,
-  type HttpEndpointConfig,
-  type HttpTransportConfig,
-} from 'dsh-llm'
+import { checkHttpEndpoint, checkHttpTransport, httpEndpointSchema, httpTransportSchema, type HttpEndpointConfig, type HttpTransportConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { OpenAIAdapterError } from './errors.ts'
 

@@ -19,25 +19,4 @@ export {
   type ToolUpdateNotice,
 } from './projection.ts'
 export { AdapterPlugin } from './adapter-plugin.ts'
-export {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  httpEndpointSchema,
-  httpTransportSchema,
-  type HttpEndpointConfig,
-  type HttpEndpointDefaults,
-  type HttpTransportConfig,
-} from './http/config.ts'
-export { lazyConnection, type LazyConnectionOptions } from './http/connect.ts'
-export { HttpAdapterError, type HttpAdapterErrorCode, type HttpAdapterErrorDetails } from './http/error.ts'
-export {
-  failureMapper,
-  type FailureMapper,
-  type FailureMapperSpec,
-  type RequestSite,
-  type SdkApiError,
-  type SdkErrorClasses,
-} from './http/failures.ts'
-export { retryAfterSeconds } from './http/retry-after.ts'
-export { describeCause, redactSecret } from './http/text.ts'
 export { LlmRuntime as default } from './runtime.ts'

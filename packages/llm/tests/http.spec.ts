@@ -1,6 +1,6 @@
 import { quote } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { checkHttpEndpoint, checkHttpTransport, describeCause, failureMapper, HttpAdapterError, lazyConnection, redactSecret, retryAfterSeconds } from 'dsh-llm'
+import { checkHttpEndpoint, checkHttpTransport, describeCause, failureMapper, HttpAdapterError, lazyConnection, redactSecret, retryAfterSeconds } from 'dsh-llm/http'
 
 class TestAdapterError extends HttpAdapterError {
   override name = 'TestAdapterError'

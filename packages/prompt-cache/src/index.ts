@@ -4,7 +4,7 @@ export { classifyBreak } from './classify.ts'
 export { compareTools, firstByteDifference, changedSection, type ToolChanges } from './diff.ts'
 export { sectionSpans } from './sections.ts'
 export { DEFAULT_THRESHOLDS, isCacheDrop, resolveThresholds } from './thresholds.ts'
-export { shortHash, HASH_LENGTH } from './hash.ts'
+export { shortHash } from './hash.ts'
 export { PromptCacheError, type PromptCacheErrorCode } from './errors.ts'
 export type {
   BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresholds, PromptCacheBreak, RequestFingerprint,

@@ -1,7 +1,7 @@
-export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_SECTION, IDENTITY_ORDER, IDENTITY_TEXT } from './service.ts'
+export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_TEXT } from './service.ts'
 export type { SystemPromptConfig, SystemPromptChange, PromptInspection } from './service.ts'
-export { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, validateToolOrder } from './tool-order.ts'
-export { interpolate, VARIABLE_NAME } from './interpolate.ts'
+export { TOOL_ORDER_REST, canonicalToolOrder } from './tool-order.ts'
+export { interpolate } from './interpolate.ts'
 export {
   SECTION_SEPARATOR, joinSections, renderPrompt, renderSection, renderSections, sectionAt, sectionRanges,
   type RenderedSection, type SectionRange,

@@ -1,6 +1,6 @@
 export { ToolRuntime } from './service.ts'
 export type { ToolRuntimeConfig } from './service.ts'
-export { TOOL_NAME, MAX_TIMEOUT_MS } from './definition.ts'
+export { TOOL_NAME } from './definition.ts'
 export { ToolError } from './errors.ts'
 export type { ToolErrorCode } from './errors.ts'
 export type { ExecuteOptions, ToolChange, ExecutableTool, ToolExecuteContext, ToolResult } from './types.ts'
