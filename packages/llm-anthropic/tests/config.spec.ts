@@ -1,9 +1,7 @@
 import { LlmError } from 'dsh-llm'
-import { configRefusal, drainStream, loadWithLlm, sampleRequest } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter } from '../src/index.ts'
-import { reply, sendEvents } from './emulator.ts'
-import { setup } from './setup.ts'
 
 const load = (config: Record<string, unknown>) => loadWithLlm(AnthropicProvider, config)
 const refusal = (config: Record<string, unknown>) => configRefusal(AnthropicProvider, config)
@@ -26,18 +24,6 @@ describe('plugin', () => {
     })
     await fiber.dispose()
     expect(() => ctx.llm.resolve('claude-x')).toThrow(LlmError)
-  })
-
-  it('keeps a path in baseURL (DeepSeek serves the API under /anthropic)', async () => {
-    const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })))
-    const h2 = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { baseURL: `${h.server.origin}/anthropic` })
-    try {
-      await drainStream(h2.ctx, sampleRequest())
-      expect(h.server.requests[0].url).toBe('/anthropic/v1/messages')
-    } finally {
-      await h.teardown()
-      await h2.teardown()
-    }
   })
 })
 

@@ -40,4 +40,6 @@ httpAdapterContract('dsh-llm-anthropic', {
   toolCallText: 'Let me look.',
   errorClass: AnthropicAdapterError,
   abortWhile: 'streaming',
+  toolNames: (body) => body.tools.map((entry: { name: string }) => entry.name),
+  basePath: { baseURL: '/anthropic', url: '/anthropic/v1/messages' },
 })

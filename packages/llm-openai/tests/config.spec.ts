@@ -1,9 +1,7 @@
 import { LlmError } from 'dsh-llm'
-import { configRefusal, drainStream, loadWithLlm, sampleRequest } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider, { createOpenAIAdapter, OpenAIAdapterError, type OpenAIConfig } from '../src/index.ts'
-import { sendStream, textReply } from './emulator.ts'
-import { setup } from './setup.ts'
 
 const load = (config: Record<string, unknown>) => loadWithLlm(OpenAIProvider, config)
 const refusal = (config: Record<string, unknown>) => configRefusal(OpenAIProvider, config)
@@ -17,18 +15,6 @@ describe('plugin', () => {
     expect(fiber.config).toMatchObject({ baseURL: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', maxRetries: 0, headers: {} })
     await fiber.dispose()
     expect(() => ctx.llm.resolve('gpt-x')).toThrow(LlmError)
-  })
-
-  it('accepts a baseURL with a trailing slash', async () => {
-    const h = await setup((_, res) => sendStream(res, textReply('ok')))
-    const h2 = await setup((_, res) => sendStream(res, textReply('ok')), { baseURL: `${h.server.origin}/v1/` })
-    try {
-      await drainStream(h2.ctx, sampleRequest())
-      expect(h.server.requests[0].url).toBe('/v1/chat/completions')
-    } finally {
-      await h.teardown()
-      await h2.teardown()
-    }
   })
 })
 

@@ -33,4 +33,6 @@ httpAdapterContract('dsh-llm-openai', {
   toolCallText: '',
   errorClass: OpenAIAdapterError,
   abortWhile: 'headers',
+  toolNames: (body) => body.tools.map((entry: { function: { name: string } }) => entry.function.name),
+  basePath: { baseURL: '/v1/', url: '/v1/chat/completions' },
 })

@@ -1,4 +1,3 @@
-import fc from 'fast-check'
 import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import { chunk, sendStream, textReply, usageChunk } from './emulator.ts'
@@ -168,23 +167,6 @@ describe('usage normalization', () => {
 })
 
 describe('tool declarations', () => {
-  it('keeps the given tool order exactly (never re-sorted)', async () => {
-    const h = await setup((_, res) => sendStream(res, textReply('ok')))
-    try {
-      await fc.assert(fc.asyncProperty(
-        fc.uniqueArray(fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,11}$/), { minLength: 1, maxLength: 12 }),
-        async (names) => {
-          const before = h.server.requests.length
-          await drainStream(h.ctx, sampleRequest({ tools: names.map((name) => sampleTool(name)) }))
-          const body = JSON.parse(h.server.requests[before].body)
-          expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual(names)
-        },
-      ), { numRuns: 25 })
-    } finally {
-      await h.teardown()
-    }
-  })
-
   it('declares the effective tools and drops tool-registry developer messages', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')))
     try {

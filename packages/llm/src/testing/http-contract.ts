@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { Plugin } from 'cordis'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { LlmError } from '../error.ts'
 import type { HttpAdapterError } from '../http/error.ts'
@@ -7,7 +8,7 @@ import type { FakeApiKey } from './fake-key.ts'
 import { startLoopback, type Loopback, type LoopbackHandler } from './loopback.ts'
 import { startLoopbackAdapter } from './loopback-adapter.ts'
 import { configRefusal, loadWithLlm } from './plugin.ts'
-import { adapterCause, drainStream, exposedText, joinText, sampleRequest, streamError } from './streams.ts'
+import { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
 
 /** A scripted provider failure: the words the provider says and how the adapter's message shows them. */
 export interface WireFailure {
@@ -50,6 +51,10 @@ export interface HttpWire {
   errorClass: abstract new (...args: never[]) => HttpAdapterError
   /** When the adapter-level abort check aborts: while waiting for response headers, or mid-stream. */
   abortWhile: 'headers' | 'streaming'
+  /** The tool names of a request body, in the order sent. */
+  toolNames(body: any): string[]
+  /** A baseURL path (relative to the server's origin) and the request path it must lead to. */
+  basePath: { baseURL: string; url: string }
 }
 
 const MODEL = 'test-model'
@@ -79,6 +84,18 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
         }
       })
 
+      it(`keeps the path of baseURL (${wire.basePath.baseURL} leads to ${wire.basePath.url})`, async () => {
+        const h = await setup((_, res) => wire.reply(res, 'ok'))
+        const h2 = await setup((_, res) => wire.reply(res, 'ok'), { baseURL: `${h.server.origin}${wire.basePath.baseURL}` })
+        try {
+          await drainStream(h2.ctx, sampleRequest())
+          expect(h.server.requests[0]!.url).toBe(wire.basePath.url)
+        } finally {
+          await h.teardown()
+          await h2.teardown()
+        }
+      })
+
       it('retries as often as maxRetries says', async () => {
         const failure = wire.httpError(500, 'busy', { 'retry-after-ms': '1' })
         const h = await setup((_, res) => failure.write(res), { maxRetries: 2 })
@@ -95,6 +112,24 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
         const message = await configRefusal(wire.plugin, { apiKeyEnv: 'sk-live-abcdef0123456789', models: ['m'] })
         expect(message).toMatch(/apiKeyEnv/)
         expect(message).not.toContain('sk-live-abcdef0123456789')
+      })
+    })
+
+    describe('tool declarations', () => {
+      it('keeps the given tool order exactly (never re-sorted)', async () => {
+        const h = await setup((_, res) => wire.reply(res, 'ok'))
+        try {
+          await fc.assert(fc.asyncProperty(
+            fc.uniqueArray(fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,11}$/), { minLength: 1, maxLength: 12 }),
+            async (names) => {
+              const before = h.server.requests.length
+              await drainStream(h.ctx, sampleRequest({ tools: names.map((name) => sampleTool(name)) }))
+              expect(wire.toolNames(JSON.parse(h.server.requests[before]!.body))).toEqual(names)
+            },
+          ), { numRuns: 25 })
+        } finally {
+          await h.teardown()
+        }
       })
     })
 
