@@ -55,6 +55,8 @@ export interface HttpWire {
   toolNames(body: any): string[]
   /** A baseURL path (relative to the server's origin) and the request path it must lead to. */
   basePath: { baseURL: string; url: string }
+  /** Error answers in shapes of the wire's own (other servers, proxies) whose words must still be shown. */
+  otherErrorBodies: (WireFailure & { title: string; status: number })[]
 }
 
 const MODEL = 'test-model'
@@ -193,6 +195,21 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
         }
       })
 
+      it('says when the variable is set but empty', async () => {
+        const server = await startLoopback((_, res) => wire.reply(res, 'never'))
+        const variable = `DSH_TEST_EMPTY_KEY_${wire.unit.toUpperCase()}`
+        process.env[variable] = ''
+        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, variable, ['m']), baseURL: server.origin })
+        try {
+          const error = await streamError(ctx, sampleRequest({ model: 'm' }))
+          expect(error.message).toContain(`environment variable ${variable} is empty`)
+          expect(server.requests).toHaveLength(0)
+        } finally {
+          delete process.env[variable]
+          await server.close()
+        }
+      })
+
       it('never shows the key, even when the provider echoes it back', async () => {
         let shown = ''
         const h = await setup((req, res) => {
@@ -239,6 +256,21 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
           await h.teardown()
         }
       })
+    })
+
+    describe('error bodies of other shapes', () => {
+      for (const failure of wire.otherErrorBodies) {
+        it(failure.title, async () => {
+          const h = await setup((_, res) => failure.write(res))
+          try {
+            const error = await streamError(h.ctx, sampleRequest())
+            expect(error.message).toContain(`HTTP ${failure.status}`)
+            expect(error.message).toContain(failure.shown)
+          } finally {
+            await h.teardown()
+          }
+        })
+      }
     })
 
     describe('broken streams', () => {
