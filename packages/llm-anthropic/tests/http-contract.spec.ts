@@ -42,13 +42,7 @@ httpAdapterContract('dsh-llm-anthropic', {
   abortWhile: 'streaming',
   toolNames: (body) => body.tools.map((entry: { name: string }) => entry.name),
   basePath: { baseURL: '/anthropic', url: '/anthropic/v1/messages' },
-  otherErrorBodies: [{
-    title: 'shows a body that is not JSON',
-    status: 502,
-    write(res) {
-      res.writeHead(502, { 'content-type': 'text/plain' })
-      res.end('Bad Gateway from the proxy')
-    },
-    shown: 'Bad Gateway from the proxy',
-  }],
+  otherErrorBodies: [
+    { title: 'shows a body that is not JSON', status: 502, contentType: 'text/plain', body: 'Bad Gateway from the proxy', shown: 'Bad Gateway from the proxy' },
+  ],
 })

@@ -36,12 +36,8 @@ httpAdapterContract('dsh-llm-openai', {
   toolNames: (body) => body.tools.map((entry: { function: { name: string } }) => entry.function.name),
   basePath: { baseURL: '/v1/', url: '/v1/chat/completions' },
   otherErrorBodies: [{
-    title: 'reads a top-level message from servers that do not nest it under error (vLLM)',
-    status: 400,
-    write(res) {
-      res.writeHead(400, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ object: 'error', message: 'maximum context length is 4096 tokens', type: 'BadRequestError' }))
-    },
+    title: 'reads a top-level message from servers that do not nest it under error (vLLM)', status: 400, contentType: 'application/json',
+    body: JSON.stringify({ object: 'error', message: 'maximum context length is 4096 tokens', type: 'BadRequestError' }),
     shown: 'maximum context length is 4096 tokens',
   }],
 })

@@ -56,7 +56,7 @@ export interface HttpWire {
   /** A baseURL path (relative to the server's origin) and the request path it must lead to. */
   basePath: { baseURL: string; url: string }
   /** Error answers in shapes of the wire's own (other servers, proxies) whose words must still be shown. */
-  otherErrorBodies: (WireFailure & { title: string; status: number })[]
+  otherErrorBodies: { title: string; status: number; contentType: string; body: string; shown: string }[]
 }
 
 const MODEL = 'test-model'
@@ -261,7 +261,10 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
     describe('error bodies of other shapes', () => {
       for (const failure of wire.otherErrorBodies) {
         it(failure.title, async () => {
-          const h = await setup((_, res) => failure.write(res))
+          const h = await setup((_, res) => {
+            res.writeHead(failure.status, { 'content-type': failure.contentType })
+            res.end(failure.body)
+          })
           try {
             const error = await streamError(h.ctx, sampleRequest())
             expect(error.message).toContain(`HTTP ${failure.status}`)
