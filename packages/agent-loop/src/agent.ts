@@ -1,8 +1,9 @@
-import { symbols, type Context } from 'cordis'
-import { LlmError, type GenerateOptions, type StreamEvent, type ToolCall, type Usage } from 'dsh-llm'
+import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
+import type { Context } from 'cordis'
+import { LlmError, type GenerateOptions } from 'dsh-llm'
 import type { HeaderReason, RequestHeader, Session } from 'dsh-session'
 import { renderPrompt } from 'dsh-system-prompt'
-import { AgentLoopError, messageOf } from './errors.ts'
+import { AgentLoopError } from './errors.ts'
 import { HeaderMemo, diffToolNames } from './header.ts'
 import { mapWithLimit } from './limit.ts'
 import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
@@ -39,9 +40,9 @@ export class Agent {
   private readonly logger: ReturnType<Context['logger']>
 
   constructor(ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
-    this.systemPrompt = raw(ctx.systemPrompt)
-    this.llm = raw(ctx.llm)
-    this.tools = raw(ctx.tools)
+    this.systemPrompt = rawService(ctx.systemPrompt)
+    this.llm = rawService(ctx.llm)
+    this.tools = rawService(ctx.tools)
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
@@ -207,8 +208,8 @@ export class Agent {
     const request: GenerateOptions = {
       model: logged.model,
       system: logged.system,
-      tools: logged.tools as GenerateOptions['tools'],
-      messages: this.session.messages() as GenerateOptions['messages'],
+      tools: logged.tools,
+      messages: this.session.messages(),
       toolHistory: this.session.toolHistory(),
       ...(deferred.length ? { deferredTools: deferred } : {}),
       signal,
@@ -218,7 +219,7 @@ export class Agent {
     const toolCalls: ToolCall[] = []
     let usage: Usage | undefined
     try {
-      for await (const event of this.llm.stream(request) as AsyncIterable<StreamEvent>) {
+      for await (const event of this.llm.stream(request)) {
         if (event.type === 'text') { text += event.delta; onText(event.delta) }
         else if (event.type === 'tool-call') toolCalls.push(event.call)
         else if (event.type === 'usage') usage = event.usage
@@ -244,8 +245,4 @@ export class Agent {
     })
     if (signal.aborted) throw new Cancelled()
   }
-}
-
-function raw<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
 }

@@ -1,12 +1,5 @@
-import {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  httpEndpointSchema,
-  httpTransportSchema,
-  quoteValue,
-  type HttpEndpointConfig,
-  type HttpTransportConfig,
-} from 'dsh-llm'
+import { quote } from 'dsh-core'
+import { checkHttpEndpoint, checkHttpTransport, httpEndpointSchema, httpTransportSchema, type HttpEndpointConfig, type HttpTransportConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { OpenAIAdapterError } from './errors.ts'
 
@@ -48,8 +41,8 @@ export function resolveConfig(input: Partial<OpenAIConfig>): OpenAIConfig {
   }
   const seen = new Set<string>()
   for (const model of config.models) {
-    if (typeof model !== 'string' || !model.trim()) throw invalid(`model ids must be non-empty strings, got ${quoteValue(model)}`)
-    if (seen.has(model)) throw invalid(`model ${quoteValue(model)} is listed twice in models`)
+    if (typeof model !== 'string' || !model.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(model)}`)
+    if (seen.has(model)) throw invalid(`model ${quote(model)} is listed twice in models`)
     seen.add(model)
   }
   checkHttpTransport(config, invalid)

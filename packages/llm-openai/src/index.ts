@@ -4,4 +4,3 @@ export { Config, DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, resolveConfig, type Open
 export { OpenAIAdapterError, type OpenAIAdapterErrorCode } from './errors.ts'
 export { buildChatRequest } from './request.ts'
 export { toUsage, type WireUsage } from './usage.ts'
-export { retryAfterSeconds } from 'dsh-llm'

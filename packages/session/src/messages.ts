@@ -1,5 +1,4 @@
-import { deepFreeze } from 'dsh-llm'
-import type { ChatMessage } from 'dsh-llm'
+import { deepFreeze, type ChatMessage } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 
 /** Incremental projection of the log into the model-facing history. */
