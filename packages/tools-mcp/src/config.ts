@@ -1,5 +1,6 @@
 import Schema from 'schemastery'
-import { MAX_TIMEOUT_MS } from 'dsh-tools'
+/** The largest delay `setTimeout` honours; a larger one would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647
 import { ToolsMcpError } from './errors.ts'
 import { SERVER_PART, legalize } from './names.ts'
 

@@ -1,14 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
-import { MAX_TIMEOUT_MS, type ToolDefinition } from 'dsh-tools'
+import type { ExecutableTool } from 'dsh-tools'
 import { canonicalJson } from './canonical-json.ts'
-import type { ServerSpec } from './config.ts'
+import { MAX_TIMEOUT_MS, type ServerSpec } from './config.ts'
 import { McpConnection, type McpLog } from './connection.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
 import { modelToolName } from './names.ts'
 
 /** Where a set puts its tools; `register` returns the disposer that takes the tool away again. */
 export interface ToolSink {
-  register(definition: ToolDefinition, origin: ToolOrigin): () => unknown
+  register(definition: ExecutableTool, origin: ToolOrigin): () => unknown
 }
 
 /** Which server and which of its tools a model-facing name stands for. */
@@ -132,7 +132,7 @@ export class McpServerSet {
       const name = modelToolName(server, tool.name)
       byName.set(name, [...byName.get(name) ?? [], tool])
     }
-    const wanted = new Map<string, { definition: ToolDefinition; origin: ToolOrigin; fingerprint: string }>()
+    const wanted = new Map<string, { definition: ExecutableTool; origin: ToolOrigin; fingerprint: string }>()
     for (const [name, group] of byName) {
       if (group.length > 1) {
         // both are left out, so which one the model gets never depends on list order
@@ -144,7 +144,7 @@ export class McpServerSet {
       const { $schema: _, ...schema } = tool.inputSchema as Record<string, unknown>
       const parameters = canonicalJson(schema) as object
       const description = tool.description ?? tool.title ?? ''
-      const definition: ToolDefinition = {
+      const definition: ExecutableTool = {
         name,
         description,
         parameters,
