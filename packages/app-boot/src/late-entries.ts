@@ -30,6 +30,8 @@ export function watchLateEntries(
       tracked.delete(id)
       readiness.track(entry, false)
       const fiber = loader.store[id]?.fiber
+      // the app is being disposed: a start cut short is no news
+      if (!fiber || fiber.uid === null) continue
       const seconds = ((Date.now() - startedAt) / 1000).toFixed(1)
       if (fiber?.state === FAILED) {
         const error = await fiber.await().then(() => undefined, (reason: unknown) => reason)
