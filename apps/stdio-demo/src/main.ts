@@ -8,7 +8,7 @@ import type {} from './plugin.ts'
 const USAGE = 'usage: dsh-stdio-demo [app.yml]   (default: the cordis.yml shipped with the app)\n'
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 
-runMain(async () => {
+runMain(async (stopWith) => {
   const args = process.argv.slice(2)
   if (args[0] === '-h' || args[0] === '--help') return void process.stdout.write(USAGE)
   if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one app file, got ${args.length} arguments\n${USAGE}`)
@@ -16,6 +16,7 @@ runMain(async () => {
 
   // the first turn is served only once the app is ready (every entry started, or the startup timeout passed)
   const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
+  stopWith(app) // a signal while it starts stops it at once
   const demo = await app.whenProvided('stdioDemo')
   if (process.stdin.isTTY && demo) await showStartup(process.stdout, demo.config.welcome, app)
   await app.ready

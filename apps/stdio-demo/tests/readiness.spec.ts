@@ -68,3 +68,16 @@ describe('the startup barrier behind the terminal front door', () => {
     expect(developer.map((event) => [event.data.added, event.data.removed])).toEqual([[['slow_tool'], []]])
   })
 })
+
+describe('a signal while the app starts', () => {
+  it('stops it at once, exit 0, without waiting for the slow source', async () => {
+    const { file } = await writeApp(appYaml({}, [{ name: 'slow_tool', delayMs: 20_000 }]))
+    const app = new App([file], { env: { DSH_STARTUP_TIMEOUT_MS: '30000' } })
+    // let the bin load its sources and install its signal handlers; the slow entry is then still starting
+    await new Promise((resolve) => setTimeout(resolve, 4000))
+    const before = Date.now()
+    const exit = await app.stop('SIGTERM')
+    expect(Date.now() - before).toBeLessThan(5000)
+    expect(exit).toMatchObject({ code: 0, stdout: '' })
+  })
+})
