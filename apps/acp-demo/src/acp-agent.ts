@@ -11,6 +11,8 @@ export interface AcpAgentOptions {
   loop: AgentLoop
   info: Implementation
   logger: Logger
+  /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
+  ready?: () => Promise<unknown>
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -50,6 +52,7 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
  */
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { loop, info, logger } = options
+  const ready = options.ready ?? (() => Promise.resolve())
   const sessions = new AcpSessions(loop)
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, () => initializeResponse(info))
@@ -64,6 +67,8 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
+      // the first turn waits until every tool source has started (or the startup timeout passed)
+      if (await sessions.untilReady(target.id, ready()) === 'cancelled') return { stopReason: 'cancelled' as const }
       return sessions.track(runPromptTurn(target, text, {
         signal,
         logger,
@@ -72,7 +77,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)
-      if (target) target.cancel()
+      if (target) sessions.cancel(target.id)
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 
