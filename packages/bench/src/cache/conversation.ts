@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Agent } from 'dsh-agent-loop'
-import ToolsStatic from 'dsh-tools-static'
 import { seeded, shuffle } from '../measure.ts'
 import type { Configuration } from './configurations.ts'
 import { startEmulator, type LedgerEntry } from './emulator.ts'
@@ -28,7 +27,7 @@ export interface ConfigurationRun {
 /**
  * Plays the scripted session once under `configuration`: ten process lifetimes of three turns each, every
  * lifetime a fresh Context with the real spine, adapter and tool plugins, resuming the persisted session;
- * the sixth plugin's tools arrive at their turns. The emulator accounts for every request.
+ * the sixth plugin's tools arrive at their turns (loaded at the lifetime's boot with `afterReadyMs`, fired then). The emulator accounts for every request.
  */
 export async function runConfiguration(configuration: Configuration, seed: number): Promise<ConfigurationRun> {
   const emulator = await startEmulator([MODEL])
@@ -45,13 +44,14 @@ export async function runConfiguration(configuration: Configuration, seed: numbe
       const added = ADDITIONS.filter((addition) => addition.turn < first).map((addition) => addition.tool)
       const groups = added.length ? [...TOOL_GROUPS, { id: ADDED_GROUP_ID, tools: added }] : TOOL_GROUPS
       const order = shuffle(groups.flatMap((group) => group.tools.map((tool) => tool.name)), random)
-      const life = await boot(configuration, emulator.origin, root, groups, order)
+      const later = ADDITIONS.filter((addition) => addition.turn >= first && addition.turn <= last).map((addition) => addition.tool)
+      const life = await boot(configuration, emulator.origin, root, groups, order, later)
       if (life.registered.join() !== order.join()) {
         problems.push(`lifetime ${lifetime}: tools registered as ${life.registered.join(', ')}, not in the shuffled order`)
       }
       for (let turn = first; turn <= last; turn++) {
         const addition = ADDITIONS.find((candidate) => candidate.turn === turn)
-        if (addition) await life.load(ToolsStatic, { tools: [{ ...addition.tool, delayMs: 0 }] })
+        if (addition) await life.arrive(addition.tool.name)
         const start = emulator.ledger.length
         const reported = await playTurn(life.agent, turn, problems)
         const entries = emulator.ledger.slice(start)
