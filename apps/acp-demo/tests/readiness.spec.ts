@@ -73,4 +73,23 @@ describe('readiness over ACP', () => {
     // stdout carried protocol bytes only
     for (const line of driven.stdout().split('\n').filter(Boolean)) expect(JSON.parse(line).jsonrpc).toBe('2.0')
   })
+
+  it('exits 1 with the one boot error line when a source fails while starting, after initialize was answered', { timeout: 40_000 }, async () => {
+    const extra = '- { id: dup, name: dsh-tools-static, config: { tools: [{ name: lookup, description: Again., delayMs: 2500 }] } }'
+    const { file } = await appFolder(appYaml([], extra))
+    const driven = drive([file], { env: { DSH_LOG_LEVEL: 'warn', DSH_STARTUP_TIMEOUT_MS: '' } })
+    running.push(driven)
+    const response = await driven.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+    expect(response.protocolVersion).toBe(1)
+    expect(await driven.exited).toBe(1)
+    expect(driven.stderr()).toBe(`${file}: entry "dup" (dsh-tools-static): failed to start: tool "lookup" is already registered\n`)
+  })
+
+  it('exits 0 at once when the editor closes stdin while the app starts', { timeout: 40_000 }, async () => {
+    const { driven } = await slowApp(30_000, { DSH_STARTUP_TIMEOUT_MS: '60000' })
+    await driven.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+    const before = Date.now()
+    expect(await driven.stop()).toBe(0)
+    expect(Date.now() - before).toBeLessThan(10_000)
+  })
 })
