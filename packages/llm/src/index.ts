@@ -26,6 +26,7 @@ export {
   type ToolProjection,
   type ToolUpdateNotice,
 } from './projection.ts'
+export { COMPACTION_INSTRUCTION, SUMMARY_PREFIX, isCompactionRequest, summaryMessage } from './compaction.ts'
 export { AdapterPlugin } from './adapter-plugin.ts'
 export {
   checkHttpEndpoint,
