@@ -1,4 +1,4 @@
-export type AgentLoopErrorCode = 'BUSY' | 'STEP_LIMIT' | 'CANCELLED' | 'INVALID_PROMPT' | 'UNKNOWN_AGENT' | 'RECONSTRUCTION'
+export type AgentLoopErrorCode = 'BUSY' | 'STEP_LIMIT' | 'CANCELLED' | 'INVALID_PROMPT' | 'UNKNOWN_AGENT' | 'RECONSTRUCTION' | 'CONTEXT_FULL'
 
 /** The one error class of dsh-agent-loop. */
 export class AgentLoopError extends Error {

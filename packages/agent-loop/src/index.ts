@@ -1,6 +1,8 @@
 export { AgentLoop, type AgentLoopConfig, type CreateAgentOptions } from './service.ts'
 export { Agent, type AgentSettings } from './agent.ts'
 export { AgentLoopError, type AgentLoopErrorCode } from './errors.ts'
+export { estimateFill, estimateTokens, type RequestSize } from './fill.ts'
+export type { CompactionOutcome } from './compaction.ts'
 export { rebuildLastRequest, type RequestShape } from './reconstruct.ts'
 export { diffToolNames, sameHeader } from './header.ts'
 export type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'

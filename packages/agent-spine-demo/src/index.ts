@@ -44,7 +44,10 @@ export async function apply(ctx: Context, config: SpineConfig) {
   await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist })
   await ctx.plugin(LlmRuntime)
   if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none' })
-  const loop: AgentLoopConfig = { model: config.model, maxSteps: config.maxSteps, toolConcurrency: config.toolConcurrency }
+  const loop: AgentLoopConfig = {
+    model: config.model, maxSteps: config.maxSteps, toolConcurrency: config.toolConcurrency,
+    compactAt: config.compactAt, compactionTimeoutMs: config.compactionTimeoutMs,
+  }
   if (config.cwd !== undefined) loop.cwd = config.cwd
   await ctx.plugin(AgentLoop, loop)
 }
