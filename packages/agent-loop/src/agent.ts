@@ -181,9 +181,10 @@ export class Agent {
         if (signal.aborted) throw new Cancelled()
         this.session.append('step/start', { turn, step })
         openStep = step
-        this.logHeader(turn, step, header, notify)
+        // Before a changed header is logged: the compaction request then rides the prefix the provider holds.
         // The first step keeps the user's new message verbatim after the summary; later ones compact it too.
-        await this.fitContext(turn, step, step === 1 ? asked.seq - 1 : this.session.lastSeq, signal, notify)
+        await this.fitContext(turn, step, header, step === 1 ? asked.seq - 1 : this.session.lastSeq, signal, notify)
+        this.logHeader(turn, step, header, notify)
         const response = await this.callModel(signal, (delta) => notify({ type: 'text', turn, step, delta }))
         this.session.append('assistant/message', {
           turn, step, text: response.text, toolCalls: response.toolCalls, ...(response.usage ? { usage: response.usage } : {}),
@@ -238,22 +239,26 @@ export class Agent {
   }
 
   /**
-   * Compacts before the step when the request about to go passes `compactAt` of the model's window. A
-   * failed compaction lets the step go on while the request still fits; otherwise the turn fails with
-   * one line, and the next turn tries again.
+   * Compacts before the step when the request about to go (with `header`, the step's assembled one)
+   * passes `compactAt` of the model's window. The compaction request carries the last logged header: the
+   * step's own when it is unchanged, else the one the provider has cached. A failed compaction lets the
+   * step go on while the request still fits; otherwise the turn fails with one line, and the next turn
+   * tries again.
    */
-  private async fitContext(turn: number, step: number, throughSeq: number, signal: AbortSignal, notify: (update: AgentUpdate) => void) {
+  private async fitContext(turn: number, step: number, header: RequestHeader, throughSeq: number, signal: AbortSignal,
+    notify: (update: AgentUpdate) => void) {
     const request = this.nextRequest()
     if (!request) return
-    const window = this.llm.contextWindow(request.model)
+    const window = this.llm.contextWindow(header.model)
     if (window === undefined) return
-    const fill = estimateFill(this.session, request)
+    const changed = !this.headers.same(this.session.requestHeader()?.data.header, header)
+    const fill = estimateFill(this.session, { ...header, messages: request.messages }, changed)
     if (fill < this.settings.compactAt * window) return
     const outcome = await this.runCompaction(turn, step, 'auto', throughSeq, signal, notify)
     if (outcome.ok) return
     if (fill > window) {
       throw new AgentLoopError('CONTEXT_FULL', `the next request needs about ${fill} tokens, more than the ${window}-token context window `
-        + `of "${request.model}", and compaction failed: ${outcome.error}`)
+        + `of "${header.model}", and compaction failed: ${outcome.error}`)
     }
     this.logger.warn(`compaction at ${fill} of ${window} tokens failed, the step goes on: ${outcome.error}`)
   }

@@ -20,12 +20,12 @@ export function estimateTokens(chars: number): number {
  * How many tokens the next request will hold: the provider's own count from the last response (its
  * prompt plus its answer, which the next request repeats), plus an estimate of what was logged since.
  * With no usage to start from — a new session, a provider that reports none, a compaction or a header
- * change since — the whole request is estimated.
+ * change since, or a header about to change (`headerChanged`) — the whole request is estimated.
  */
-export function estimateFill(session: Session, next: RequestSize): number {
+export function estimateFill(session: Session, next: RequestSize, headerChanged = false): number {
   const events = session.events()
   let appended = 0
-  for (let index = events.length - 1; index >= 0; index--) {
+  for (let index = headerChanged ? -1 : events.length - 1; index >= 0; index--) {
     const event = events[index]!
     if (event.type === 'assistant/message') {
       const { usage } = (event as SessionEvent<'assistant/message'>).data

@@ -10,12 +10,13 @@ const disposers: (() => Promise<void>)[] = []
 afterEach(async () => { for (const dispose of disposers.splice(0)) await dispose() })
 
 /** A spine whose scripted-echo model has a small window, recording every request it receives. */
-async function small(contextWindow = 700, options: { root?: string; script?: object; loop?: object } = {}) {
+async function small(contextWindow = 700, options: { root?: string; script?: object; loop?: object; persona?: string } = {}) {
   const root = options.root ?? await tempRoot()
   let script: string | undefined
   if (options.script) await writeFile(script = join(root, 'script.json'), JSON.stringify(options.script))
   const spine = await setup({
     root,
+    ...options.persona && { persona: options.persona },
     scripted: { models: [{ id: 'scripted-echo', contextWindow }], ...script && { script } },
     loop: { compactAt: 0.5, ...options.loop },
   })
@@ -63,6 +64,22 @@ describe('auto-compaction', () => {
     expect(after.messages).toEqual([summaryMessage(event!.data.summary), { role: 'user', text: line(turn) }])
     expect(types(agent.session.events().slice(-7))).toEqual([
       'turn/start', 'user/message', 'step/start', 'context/compaction', 'assistant/message', 'step/end', 'turn/end',
+    ])
+  })
+
+  it('rides the cached header when a tool arrives at the compacting step, and logs the change after it', async () => {
+    const { ctx, agent, requests } = await small(1000, {
+      persona: 'Keep this long persona in mind. '.repeat(70), script: { responses: [{ text: 'first' }, { text: 'summary' }, { text: 'second' }] },
+    })
+    await agent.prompt('one')
+    await ctx.plugin(toolPlugin('search', ['grep']))
+    const start = agent.session.lastSeq
+    expect(await agent.prompt('two')).toMatchObject({ reason: 'done', text: 'second' })
+    expect(requests.map((request) => request.tools.map((tool) => tool.name).join())).toEqual(['read_notes', 'read_notes', 'grep,read_notes'])
+    expect(isCompaction(requests[1]!)).toBe(true)
+    expect(requests[1]!.toolHistory).toBe(requests[0]!.toolHistory)
+    expect(types(agent.session.events().slice(start))).toEqual([
+      'turn/start', 'user/message', 'step/start', 'context/compaction', 'request/header', 'developer/message', 'assistant/message', 'step/end', 'turn/end',
     ])
   })
 
