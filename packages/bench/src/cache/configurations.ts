@@ -22,10 +22,11 @@ export interface Configuration {
 export const COMPACT_AT = 0.8
 
 /**
- * The compaction configuration's window: the session's requests grow from about 5,400 to 9,300 tokens
- * (the emulator counts a token per four characters), so at 0.8 of 8,000 tokens it compacts at least twice.
+ * The compaction configuration's window: uncompacted, the session's requests grow from about 3,600 to
+ * 6,700 tokens (the emulator counts a token per four characters), so at 0.8 of 5,500 tokens it compacts
+ * about every six turns — five times in thirty.
  */
-export const SMALL_WINDOW = 8_000
+export const SMALL_WINDOW = 5_500
 
 export const CONFIGURATIONS: Configuration[] = [
   { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true },

@@ -74,7 +74,7 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart]))
   }
   console.log()
-  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without']) {
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without']) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }
   for (const target of TARGETS) {

@@ -60,7 +60,8 @@ const cachedShare = (requests: RequestRecord[]) => {
 /**
  * The compaction keys: the cached share of the compaction requests themselves, of every main request
  * after the first compaction, and of the first main request after each one; and the cost of that first
- * request against the first request of the same turn in `reference`, the same session without compaction.
+ * request, alone and with its compaction request, against the first request of the same turn in
+ * `reference`, the same session without compaction.
  */
 export function compactionMetrics(run: ConfigurationRun, reference: ConfigurationRun): Record<string, number> {
   const { requests } = run
@@ -75,6 +76,8 @@ export function compactionMetrics(run: ConfigurationRun, reference: Configuratio
     cache_share_after_compaction: cachedShare(after),
     cache_share_first_after_compaction: cachedShare(right),
     cost_step_after_compaction_vs_without: right.length ? round(sum(right) / sum(same), 3) : 0,
+    // The step that compacts pays for the compaction request too.
+    cost_compacting_step_vs_without: right.length ? round((sum(right) + sum(requests.filter((request) => request.compaction))) / sum(same), 3) : 0,
   }
 }
 
