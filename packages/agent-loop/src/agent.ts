@@ -251,8 +251,9 @@ export class Agent {
     if (!request) return
     const window = this.llm.contextWindow(header.model)
     if (window === undefined) return
-    const changed = !this.headers.same(this.session.requestHeader()?.data.header, header)
-    const fill = estimateFill(this.session, { ...header, messages: request.messages }, changed)
+    const logged = this.session.requestHeader()?.data.header
+    const changed = !this.headers.same(logged, header)
+    const fill = estimateFill(this.session, { ...changed || !logged ? header : logged, messages: request.messages }, changed)
     if (fill < this.settings.compactAt * window) return
     const outcome = await this.runCompaction(turn, step, 'auto', throughSeq, signal, notify)
     if (outcome.ok) return

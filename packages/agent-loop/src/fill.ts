@@ -37,5 +37,17 @@ export function estimateFill(session: Session, next: RequestSize, headerChanged 
       appended += JSON.stringify(event.data).length
     }
   }
-  return estimateTokens(JSON.stringify(next.system).length + JSON.stringify(next.tools).length + JSON.stringify(next.messages).length)
+  return estimateTokens(next.system.length + toolsLength(next.tools) + JSON.stringify(next.messages).length)
+}
+
+// The logged tool list is one frozen array until the header changes; measure it once.
+const toolLengths = new WeakMap<readonly ToolDefinition[], number>()
+
+function toolsLength(tools: readonly ToolDefinition[]): number {
+  let length = toolLengths.get(tools)
+  if (length === undefined) {
+    length = JSON.stringify(tools).length
+    if (Object.isFrozen(tools)) toolLengths.set(tools, length)
+  }
+  return length
 }
