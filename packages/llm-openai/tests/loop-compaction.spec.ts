@@ -7,7 +7,7 @@ import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX } from 'dsh-llm'
 import { startLoopback } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
-import { sendStream, textReply } from './emulator.ts'
+import { sendError, sendStream, textReply } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
 const TURNS = 9
@@ -32,9 +32,10 @@ const isCompaction = (body: any) => body.messages.at(-1)?.content === COMPACTION
  * `grep` added before the third turn; the server counts a token per four bytes of body. With `window`
  * the session compacts at half of it; without, it never does.
  */
-async function conversation(window?: number) {
+async function conversation(window?: number, failCompaction = false) {
   const server = await startLoopback((_req, res, recorded) => {
     const body = JSON.parse(recorded.body)
+    if (failCompaction && isCompaction(body)) return sendError(res, 500, 'summarizer down')
     const usage = { prompt_tokens: Math.ceil(recorded.body.length / 4), completion_tokens: 5 }
     sendStream(res, textReply(isCompaction(body) ? 'The user is chasing a pagination bug.' : 'ok', usage))
   })
@@ -48,13 +49,15 @@ async function conversation(window?: number) {
   } as any)
   await ctx.plugin(toolsPlugin('base', ['read']))
   const agent = await ctx.agentLoop.createAgent({ id: 'compacting' })
+  const failures: string[] = []
+  ctx.on('agent/update', (_agent, update) => { if (update.type === 'compaction' && update.error) failures.push(update.error) })
   for (let turn = 1; turn <= TURNS; turn++) {
     if (turn === 3) await ctx.plugin(toolsPlugin('search', ['grep']))
     expect((await agent.prompt(text(turn))).reason).toBe('done')
   }
   await server.close()
   key.cleanup()
-  return { raw: server.requests.map((request) => request.body), bodies: server.bodies(), events: agent.session.events() }
+  return { raw: server.requests.map((request) => request.body), bodies: server.bodies(), events: agent.session.events(), failures }
 }
 
 /** The raw body up to the end of its last message: Chat Completions bodies go on with `],"tools":`. */
@@ -82,5 +85,13 @@ describe('compaction on the Chat Completions route', () => {
     const logged = compacting.events.filter((event) => event.type === 'context/compaction')
     expect(logged.length).toBeGreaterThanOrEqual(1)
     expect(logged[0]!.data).toMatchObject({ reason: 'auto', usage: { inputTokens: Math.ceil(compaction.length / 4), outputTokens: 5 } })
+  })
+
+  it('goes on without compacting when the compaction request gets an HTTP 500, and tries again on later turns', async () => {
+    const run = await conversation(700, true)
+    expect(run.events.filter((event) => event.type === 'context/compaction')).toEqual([])
+    expect(run.failures.length).toBeGreaterThanOrEqual(2)
+    expect(run.failures[0]).toMatch(/^the compaction request failed: .*500.*summarizer down/)
+    expect(run.events.filter((event) => event.type === 'turn/end').every((event) => (event.data as { reason: string }).reason === 'done')).toBe(true)
   })
 })
