@@ -251,9 +251,10 @@ export class Agent {
     if (!request) return
     const window = this.llm.contextWindow(header.model)
     if (window === undefined) return
-    const logged = this.session.requestHeader()?.data.header
+    const logged = this.session.requestHeader()!.data.header
     const changed = !this.headers.same(logged, header)
-    const fill = estimateFill(this.session, { ...changed || !logged ? header : logged, messages: request.messages }, changed)
+    // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
+    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request.messages }, changed)
     if (fill < this.settings.compactAt * window) return
     const outcome = await this.runCompaction(turn, step, 'auto', throughSeq, signal, notify)
     if (outcome.ok) return
