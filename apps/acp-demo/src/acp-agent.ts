@@ -52,6 +52,8 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { loop, info, logger } = options
   const sessions = new AcpSessions(loop)
+  /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
+  const advertised = new Map<string, Promise<void>>()
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, () => initializeResponse(info))
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
@@ -60,17 +62,17 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       }
       const created = await sessions.open()
       logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
-      // After the response, so the client knows the session the update names.
-      setTimeout(() => {
-        client.notify(methods.client.session.update, {
-          sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
-        }).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, (error as Error)?.message ?? error))
-      })
+      // After the response, so the client knows the session the update names; a prompt waits for it, so it
+      // always comes before the session's first turn.
+      advertised.set(created.id, new Promise<void>((resolve) => setTimeout(resolve)).then(() => client.notify(methods.client.session.update, {
+        sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
+      })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, (error as Error)?.message ?? error)))
       return { sessionId: created.id }
     }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
+      await advertised.get(target.id)
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
       return sessions.track(runPromptTurn(target, text, { signal, logger, send }))
