@@ -1,5 +1,5 @@
+import type { ToolSchema } from 'dsh-core'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
-import type { ToolSchema } from 'dsh-system-prompt'
 import type { StdioDemo } from './plugin.ts'
 
 /** What a command line asks for: text to print, or the end of the session. */
@@ -53,9 +53,6 @@ export function formatActivity(update: AgentUpdate): string | undefined {
   return undefined
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim()

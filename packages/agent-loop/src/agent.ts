@@ -1,9 +1,10 @@
-import { symbols, type Context } from 'cordis'
-import { LlmError, type GenerateOptions, type StreamEvent, type ToolCall, type Usage } from 'dsh-llm'
+import type { Context } from 'cordis'
+import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
+import { LlmError, type GenerateOptions, type StreamEvent } from 'dsh-llm'
 import type { CompactionReason, HeaderReason, RequestHeader, Session } from 'dsh-session'
 import { renderPrompt } from 'dsh-system-prompt'
 import { CompactionCancelled, compact, type CompactionOutcome } from './compaction.ts'
-import { AgentLoopError, messageOf } from './errors.ts'
+import { AgentLoopError } from './errors.ts'
 import { estimateFill } from './fill.ts'
 import { HeaderMemo, diffToolNames } from './header.ts'
 import { mapWithLimit } from './limit.ts'
@@ -45,9 +46,9 @@ export class Agent {
   private readonly logger: ReturnType<Context['logger']>
 
   constructor(ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
-    this.systemPrompt = raw(ctx.systemPrompt)
-    this.llm = raw(ctx.llm)
-    this.tools = raw(ctx.tools)
+    this.systemPrompt = rawService(ctx.systemPrompt)
+    this.llm = rawService(ctx.llm)
+    this.tools = rawService(ctx.tools)
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
@@ -298,8 +299,8 @@ export class Agent {
     return {
       model: logged.model,
       system: logged.system,
-      tools: logged.tools as GenerateOptions['tools'],
-      messages: this.session.messages() as GenerateOptions['messages'],
+      tools: logged.tools,
+      messages: this.session.messages(),
       toolHistory: this.session.toolHistory(),
       ...(deferred.length ? { deferredTools: deferred } : {}),
     }
@@ -313,7 +314,7 @@ export class Agent {
     const toolCalls: ToolCall[] = []
     let usage: Usage | undefined
     try {
-      for await (const event of this.llm.stream(request) as AsyncIterable<StreamEvent>) {
+      for await (const event of this.llm.stream(request)) {
         if (event.type === 'text') { text += event.delta; onText(event.delta) }
         else if (event.type === 'tool-call') toolCalls.push(event.call)
         else if (event.type === 'usage') usage = event.usage
@@ -339,8 +340,4 @@ export class Agent {
     })
     if (signal.aborted) throw new Cancelled()
   }
-}
-
-function raw<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
 }

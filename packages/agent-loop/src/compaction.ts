@@ -1,6 +1,7 @@
-import { COMPACTION_INSTRUCTION, LlmError, type GenerateOptions, type LlmRuntime, type StreamEvent, type Usage } from 'dsh-llm'
+import { COMPACTION_INSTRUCTION, type Usage } from 'dsh-core'
+import { LlmError, type GenerateOptions, type LlmRuntime, type StreamEvent } from 'dsh-llm'
 import type { CompactionReason, Session } from 'dsh-session'
-import { messageOf } from './errors.ts'
+import { messageOf } from 'dsh-core'
 
 /** What a compaction asks of the log and the model. */
 export interface CompactionInput {

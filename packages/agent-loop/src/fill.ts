@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolDefinition } from 'dsh-llm'
+import type { ChatMessage, ToolSchema } from 'dsh-core'
 import type { Session, SessionEvent } from 'dsh-session'
 
 /** About four characters a token: the estimate used for what no provider has counted yet. */
@@ -7,7 +7,7 @@ const CHARS_PER_TOKEN = 4
 /** What the next request would carry, as far as its size goes. */
 export interface RequestSize {
   system: string
-  tools: readonly ToolDefinition[]
+  tools: readonly ToolSchema[]
   messages: readonly ChatMessage[]
 }
 
@@ -41,9 +41,9 @@ export function estimateFill(session: Session, next: RequestSize, headerChanged 
 }
 
 // The logged tool list is one frozen array until the header changes; measure it once.
-const toolLengths = new WeakMap<readonly ToolDefinition[], number>()
+const toolLengths = new WeakMap<readonly ToolSchema[], number>()
 
-function toolsLength(tools: readonly ToolDefinition[]): number {
+function toolsLength(tools: readonly ToolSchema[]): number {
   let length = toolLengths.get(tools)
   if (length === undefined) {
     length = JSON.stringify(tools).length

@@ -1,4 +1,4 @@
-import type { ToolCall, Usage } from 'dsh-llm'
+import type { ToolCall, Usage } from 'dsh-core'
 import type { CompactionReason, TurnEndReason } from 'dsh-session'
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { COMPACTION_INSTRUCTION, summaryMessage, type GenerateOptions } from 'dsh-llm'
+import { COMPACTION_INSTRUCTION, summaryMessage } from 'dsh-core'
+import type { GenerateOptions } from 'dsh-llm'
 import type { SessionEvent } from 'dsh-session'
 import { afterEach, describe, expect, it } from 'vitest'
 import { rebuildLastRequest, type AgentUpdate } from '../src/index.ts'

@@ -1,14 +1,6 @@
-import {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  httpEndpointSchema,
-  httpTransportSchema,
-  quoteValue,
-  TOOL_UPDATE_MODES,
-  type HttpEndpointConfig,
-  type HttpTransportConfig,
-  type ToolUpdateMode,
-} from 'dsh-llm'
+import { quote } from 'dsh-core'
+import { TOOL_UPDATE_MODES, type ToolUpdateMode } from 'dsh-llm'
+import { checkHttpEndpoint, checkHttpTransport, httpEndpointSchema, httpTransportSchema, type HttpEndpointConfig, type HttpTransportConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { AnthropicAdapterError } from './errors.ts'
 
@@ -84,11 +76,11 @@ export function resolveConfig(input: Partial<AnthropicConfig>): ResolvedAnthropi
   checkHttpEndpoint(config, invalid)
   const models = resolveModels(input.models, invalid)
   if (!Number.isInteger(config.maxTokens) || config.maxTokens < 1) {
-    throw invalid(`maxTokens must be a whole number >= 1, got ${quoteValue(config.maxTokens)}`)
+    throw invalid(`maxTokens must be a whole number >= 1, got ${quote(config.maxTokens)}`)
   }
   checkHttpTransport(config, invalid)
   if (typeof config.toolUpdateBeta !== 'string' || !HEADER_VALUE.test(config.toolUpdateBeta)) {
-    throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quoteValue(config.toolUpdateBeta)}`)
+    throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quote(config.toolUpdateBeta)}`)
   }
   return { ...config, models }
 }
@@ -100,13 +92,13 @@ function resolveModels(input: AnthropicConfig['models'] | undefined, invalid: (m
   const seen = new Set<string>()
   return input.map((entry) => {
     const { id, toolUpdate = DEFAULT_TOOL_UPDATE, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
-    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quoteValue(id)}`)
-    if (seen.has(id)) throw invalid(`model ${quoteValue(id)} is listed twice in models`)
+    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
+    if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (!TOOL_UPDATE_MODES.includes(toolUpdate)) {
-      throw invalid(`model ${quoteValue(id)} has toolUpdate ${quoteValue(toolUpdate)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+      throw invalid(`model ${quote(id)} has toolUpdate ${quote(toolUpdate)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
     }
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
-      throw invalid(`model ${quoteValue(id)} has contextWindow ${quoteValue(contextWindow)}; it must be a whole number of tokens >= 1`)
+      throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     seen.add(id)
     return { id, toolUpdate, contextWindow }

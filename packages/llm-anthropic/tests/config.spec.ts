@@ -1,9 +1,7 @@
 import { LlmError } from 'dsh-llm'
-import { configRefusal, drainStream, loadWithLlm, sampleRequest, streamError } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter, type AnthropicConfig } from '../src/index.ts'
-import { reply, sendError, sendEvents } from './emulator.ts'
-import { setup } from './setup.ts'
+import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter } from '../src/index.ts'
 
 const load = (config: Record<string, unknown>) => loadWithLlm(AnthropicProvider, config)
 const refusal = (config: Record<string, unknown>) => configRefusal(AnthropicProvider, config)
@@ -26,39 +24,6 @@ describe('plugin', () => {
     })
     await fiber.dispose()
     expect(() => ctx.llm.resolve('claude-x')).toThrow(LlmError)
-  })
-
-  it('sends the configured extra headers', async () => {
-    const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { headers: { 'x-team': 'dsh' } })
-    try {
-      await drainStream(h.ctx, sampleRequest())
-      expect(h.server.requests[0].headers['x-team']).toBe('dsh')
-    } finally {
-      await h.teardown()
-    }
-  })
-
-  it('keeps a path in baseURL (DeepSeek serves the API under /anthropic)', async () => {
-    const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })))
-    const h2 = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { baseURL: `${h.server.origin}/anthropic` })
-    try {
-      await drainStream(h2.ctx, sampleRequest())
-      expect(h.server.requests[0].url).toBe('/anthropic/v1/messages')
-    } finally {
-      await h.teardown()
-      await h2.teardown()
-    }
-  })
-
-  it('retries as often as maxRetries says', async () => {
-    const h = await setup((_, res) => sendError(res, 500, 'api_error', 'busy', { 'retry-after-ms': '1' }), { maxRetries: 2 })
-    try {
-      const error = await streamError(h.ctx, sampleRequest())
-      expect(error.message).toContain('HTTP 500')
-      expect(h.server.requests).toHaveLength(3)
-    } finally {
-      await h.teardown()
-    }
   })
 })
 
@@ -101,10 +66,5 @@ describe('wrong config values are refused with the key named', () => {
     const { ctx } = await load({ models: ['plain', { id: 'small', contextWindow: 32_000 }] })
     expect(ctx.llm.contextWindow('plain')).toBe(200_000)
     expect(ctx.llm.contextWindow('small')).toBe(32_000)
-  })
-
-  it('does not print an API key pasted into apiKeyEnv', async () => {
-    const message = await refusal({ apiKeyEnv: 'sk-ant-api03-abcdef0123456789', models: ['m'] })
-    expect(message).not.toContain('sk-ant-api03-abcdef0123456789')
   })
 })

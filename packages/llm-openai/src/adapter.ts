@@ -1,4 +1,5 @@
-import { lazyConnection, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import { lazyConnection } from 'dsh-llm/http'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { createClient } from './client.ts'
 import { resolveConfig, type OpenAIConfig } from './config.ts'

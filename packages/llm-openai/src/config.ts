@@ -1,12 +1,5 @@
-import {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  httpEndpointSchema,
-  httpTransportSchema,
-  quoteValue,
-  type HttpEndpointConfig,
-  type HttpTransportConfig,
-} from 'dsh-llm'
+import { quote } from 'dsh-core'
+import { checkHttpEndpoint, checkHttpTransport, httpEndpointSchema, httpTransportSchema, type HttpEndpointConfig, type HttpTransportConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { OpenAIAdapterError } from './errors.ts'
 
@@ -69,10 +62,10 @@ export function resolveConfig(input: Partial<OpenAIConfig>): ResolvedOpenAIConfi
   const models: OpenAIModel[] = []
   for (const entry of config.models) {
     const { id, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
-    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quoteValue(id)}`)
-    if (models.some((model) => model.id === id)) throw invalid(`model ${quoteValue(id)} is listed twice in models`)
+    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
+    if (models.some((model) => model.id === id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
-      throw invalid(`model ${quoteValue(id)} has contextWindow ${quoteValue(contextWindow)}; it must be a whole number of tokens >= 1`)
+      throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     models.push({ id, contextWindow })
   }

@@ -6,4 +6,3 @@ export {
 export { OpenAIAdapterError, type OpenAIAdapterErrorCode } from './errors.ts'
 export { buildChatRequest } from './request.ts'
 export { toUsage, type WireUsage } from './usage.ts'
-export { retryAfterSeconds } from 'dsh-llm'

@@ -1,6 +1,5 @@
-import {
-  isCompactionRequest, normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolCall, type ToolUpdateMode,
-} from 'dsh-llm'
+import { isCompactionRequest, type ToolCall } from 'dsh-core'
+import { normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { ScriptedError } from './error.ts'
 import { estimateUsage } from './estimate.ts'

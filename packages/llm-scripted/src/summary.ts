@@ -1,4 +1,5 @@
-import { SUMMARY_PREFIX, type ProjectedMessage } from 'dsh-llm'
+import { SUMMARY_PREFIX } from 'dsh-core'
+import type { ProjectedMessage } from 'dsh-llm'
 import type { Reply } from './reply.ts'
 
 const ITEM_CHARS = 80

@@ -1,4 +1,5 @@
-import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX, type ProjectedMessage } from 'dsh-llm'
+import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX } from 'dsh-core'
+import type { ProjectedMessage } from 'dsh-llm'
 import { describe, expect, it } from 'vitest'
 import { compactionReply } from '../src/index.ts'
 

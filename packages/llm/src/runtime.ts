@@ -1,10 +1,10 @@
-import { Context, Service, symbols } from 'cordis'
+import { compareCodeUnits, messageOf, rawService, deepFreeze, type Usage } from 'dsh-core'
+import { Context, Service } from 'cordis'
 import { collect, type CollectedResponse } from './collect.ts'
-import { LlmError, describeError } from './error.ts'
-import { deepFreeze } from './freeze.ts'
+import { LlmError } from './error.ts'
 import { guardStream } from './guard.ts'
 import { TOOL_UPDATE_MODES } from './projection.ts'
-import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode, Usage } from './types.ts'
+import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
 import { emptyUsage } from './usage.ts'
 
 declare module 'cordis' {
@@ -67,7 +67,7 @@ export class LlmRuntime extends Service {
 
   /** The adapter serving `model`; throws `UNKNOWN_MODEL` listing the served ids. */
   resolve(model: string): LlmAdapter {
-    const self = unwrap(this)
+    const self = rawService(this)
     const adapter = self.adapters.get(model)
     if (adapter) return adapter
     const served = self.models()
@@ -117,12 +117,12 @@ export class LlmRuntime extends Service {
    */
   stream(options: GenerateOptions): AsyncIterable<StreamEvent> {
     deepFreeze(options)
-    return unwrap(this).dispatch(options)
+    return rawService(this).dispatch(options)
   }
 
   /** Streams and collects one response (see `collect`). */
   generate(options: GenerateOptions): Promise<CollectedResponse> {
-    return collect(unwrap(this).stream(options))
+    return collect(rawService(this).stream(options))
   }
 
   private async* dispatch(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
@@ -139,20 +139,13 @@ export class LlmRuntime extends Service {
     try {
       emit()
     } catch (error) {
-      this.logger.warn(`an llm event listener threw: ${describeError(error)}`)
+      this.logger.warn(`an llm event listener threw: ${messageOf(error)}`)
     }
   }
 }
 
 export default LlmRuntime
 
-/**
- * The service object itself. Called through a context (`ctx.llm.x()`), `this` is a Cordis tracing
- * proxy on which every property read costs microseconds; per-request paths read from the raw object.
- */
-function unwrap<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
-}
 
 function checkAdapter(adapter: LlmAdapter): string[] {
   const provider = adapter?.provider
@@ -178,9 +171,4 @@ function checkAdapter(adapter: LlmAdapter): string[] {
     throw invalid(`contextWindow ${JSON.stringify(contextWindow)} must be a whole number of tokens >= 1 or a function of the model id`)
   }
   return models
-}
-
-// Code-unit order, not localeCompare: the result must not depend on the host's locale.
-function compareCodeUnits(a: string, b: string) {
-  return a < b ? -1 : a > b ? 1 : 0
 }

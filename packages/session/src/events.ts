@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition, Usage } from 'dsh-llm'
+import type { ToolCall, ToolSchema, Usage } from 'dsh-core'
 
 /** Why a `request/header` was logged: the first request, the first after a reload, or a changed header. */
 export type HeaderReason = 'initial' | 'resume' | 'change'
@@ -13,7 +13,7 @@ export type TurnEndReason = 'done' | 'error' | 'cancelled' | 'step_limit'
 export interface RequestHeader {
   model: string
   system: string
-  tools: ToolDefinition[]
+  tools: ToolSchema[]
 }
 
 /**
@@ -66,3 +66,4 @@ export type KnownSessionEvent = { [K in keyof SessionEventMap]: SessionEvent<K> 
 export function isEvent<K extends keyof SessionEventMap>(event: SessionEvent, type: K): event is SessionEvent<K> {
   return event.type === type
 }
+

@@ -1,5 +1,4 @@
-import { deepFreeze, summaryMessage } from 'dsh-llm'
-import type { ChatMessage } from 'dsh-llm'
+import { deepFreeze, summaryMessage, type ChatMessage } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 
 /** Incremental projection of the log into the model-facing history. */

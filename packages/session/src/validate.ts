@@ -1,4 +1,5 @@
-import { SessionError, describe } from './errors.ts'
+import { describeValue } from 'dsh-core'
+import { SessionError } from './errors.ts'
 
 type Fail = (path: string, expected: string, value: unknown) => never
 type Check = (value: unknown, path: string, fail: Fail) => void
@@ -111,15 +112,15 @@ const EXTENSION_TYPE = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/
 /** Throws a SessionError (INVALID_EVENT) unless `data` is a valid payload for `type`. */
 export function validateEvent(type: unknown, data: unknown): void {
   if (typeof type !== 'string') {
-    throw new SessionError('INVALID_EVENT', `event type must be a string, got ${describe(type)}`)
+    throw new SessionError('INVALID_EVENT', `event type must be a string, got ${describeValue(type)}`)
   }
   const fail: Fail = (path, expected, got) => {
-    throw new SessionError('INVALID_EVENT', `${type}: field "${path}" must be ${expected}, got ${describe(got)}`)
+    throw new SessionError('INVALID_EVENT', `${type}: field "${path}" must be ${expected}, got ${describeValue(got)}`)
   }
   const fields = CORE[type]
   if (fields) {
     if (!isPlainObject(data)) {
-      throw new SessionError('INVALID_EVENT', `${type}: data must be an object, got ${describe(data)}`)
+      throw new SessionError('INVALID_EVENT', `${type}: data must be an object, got ${describeValue(data)}`)
     }
     checkFields(data, fields, '', fail)
     return
@@ -129,7 +130,7 @@ export function validateEvent(type: unknown, data: unknown): void {
       + `extension types look like "prefix/verb" with a prefix other than ${CORE_PREFIXES.join(', ')}`)
   }
   if (!isPlainObject(data)) {
-    throw new SessionError('INVALID_EVENT', `${type}: data must be a JSON object, got ${describe(data)}`)
+    throw new SessionError('INVALID_EVENT', `${type}: data must be a JSON object, got ${describeValue(data)}`)
   }
   const problem = findNonJson(data, '')
   if (problem) fail(problem.path, `JSON (${problem.reason})`, problem.value)

@@ -1,4 +1,4 @@
-import { SUMMARY_PREFIX } from 'dsh-llm'
+import { SUMMARY_PREFIX } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
 import { Session } from '../src/index.ts'
 import { chatTurn, header, registryUpdate, setup, tempDir, tool } from './helpers.ts'

@@ -1,4 +1,5 @@
-import { COMPACTION_INSTRUCTION, type ProjectedMessage } from 'dsh-llm'
+import { COMPACTION_INSTRUCTION } from 'dsh-core'
+import type { ProjectedMessage } from 'dsh-llm'
 import { compactionReply, echoReply as scriptedEcho } from 'dsh-llm-scripted'
 
 /** A tool declaration as rendered at the front of a prompt. */
