@@ -1,6 +1,7 @@
+import { messageOf } from 'dsh-core'
 import { createInterface } from 'node:readline'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
-import { formatActivity, messageOf, runCommand } from './commands.ts'
+import { formatActivity, runCommand } from './commands.ts'
 import type { Streams } from './piped.ts'
 import type { StdioDemo } from './plugin.ts'
 

@@ -44,6 +44,17 @@ describe('piped stdin', () => {
     expect(stdout.endsWith(`${header.header.system}\necho: hello\n`)).toBe(true)
   })
 
+  it('compacts on /compact, logs it, and reports a failure on stderr', async () => {
+    const { file, sessions } = await writeApp(appYaml({}))
+    const result = await run([file], '/compact\none\n/compact\ntwo\n')
+    expect(result.stderr).toBe('error: compaction failed: nothing to compact: no request was made yet\n')
+    const [, through] = /^echo: one\ncompacted: the conversation through event (\d+) is now a summary of \d+ characters\necho: two\n$/.exec(result.stdout) ?? []
+    const events = await sessionEvents(sessions)
+    const compaction = events.find((event) => event.type === 'context/compaction')
+    expect(compaction?.data).toMatchObject({ turn: 1, step: 0, reason: 'manual', throughSeq: Number(through) })
+    expect(compaction!.seq).toBe(Number(through) + 1)
+  })
+
   it('stops reading at /exit', async () => {
     const { file } = await writeApp(appYaml({}))
     const result = await run([file], 'one\n/exit\ntwo\n')

@@ -80,6 +80,9 @@ async function playTurn(agent: Agent, turn: number, problems: string[]): Promise
   const result = await agent.prompt(TURNS[turn - 1]!, {
     onUpdate(update) {
       if (update.type === 'usage') reported.push(update.usage.cacheReadTokens)
+      // A compaction request is answered like any other; its usage comes with the compaction update.
+      if (update.type === 'compaction' && !update.error) reported.push(update.usage?.cacheReadTokens ?? 0)
+      if (update.type === 'compaction' && update.error) problems.push(`turn ${turn}: compaction failed: ${update.error}`)
       if (update.type === 'tool-result' && update.isError) problems.push(`turn ${turn}: tool ${update.name} failed: ${update.output}`)
     },
   })

@@ -5,7 +5,7 @@ import AnthropicProvider from 'dsh-llm-anthropic'
 import OpenAIProvider from 'dsh-llm-openai'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
-import type { Configuration } from './configurations.ts'
+import { COMPACT_AT, type Configuration } from './configurations.ts'
 import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
 
@@ -49,10 +49,12 @@ export async function boot(
   await load(AgentSpine, {
     persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
     ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
+    ...configuration.contextWindow && { compactAt: COMPACT_AT },
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
   if (configuration.wire === 'chat-completions') {
-    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [MODEL] })
+    const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
+    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
   } else {
     await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
   }
