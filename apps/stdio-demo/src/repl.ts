@@ -19,7 +19,8 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
     else rl.close()
   })
 
-  output.write(`${demo.config.welcome}\nmodel: ${agent.model} · /help for commands\n`)
+  // the welcome was shown while the app started (see startup.ts)
+  output.write(`model: ${agent.model} · /help for commands\n`)
   rl.prompt()
   for await (const line of rl) {
     if (line.trim() !== '') await answer(line)

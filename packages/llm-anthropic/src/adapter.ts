@@ -54,5 +54,12 @@ export function createAnthropicAdapter(input: Partial<AnthropicConfig>): LlmAdap
     }
   }
 
-  return { provider: PROVIDER, models: config.models.map((model) => model.id), toolUpdate: modeOf, stream }
+  const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
+  return {
+    provider: PROVIDER,
+    models: config.models.map((model) => model.id),
+    toolUpdate: modeOf,
+    contextWindow: (model) => windows.get(model),
+    stream,
+  }
 }

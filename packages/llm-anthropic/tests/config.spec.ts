@@ -38,6 +38,8 @@ describe('wrong config values are refused with the key named', () => {
     ['model id empty', { models: [''] }, /model ids must be non-empty strings, got ""/],
     ['model listed twice', { models: ['a', { id: 'a' }] }, /model "a" is listed twice/],
     ['unknown toolUpdate', { models: [{ id: 'a', toolUpdate: 'sometimes' }] }, /models/],
+    ['contextWindow zero', { models: [{ id: 'a', contextWindow: 0 }] }, /model "a" has contextWindow 0; it must be a whole number of tokens >= 1/],
+    ['contextWindow a string', { models: [{ id: 'a', contextWindow: 'big' }] }, /models/],
     ['maxTokens zero', { models: ['m'], maxTokens: 0 }, /maxTokens/],
     ['maxTokens fractional', { models: ['m'], maxTokens: 1.5 }, /maxTokens/],
     ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
@@ -56,5 +58,13 @@ describe('wrong config values are refused with the key named', () => {
     expect(() => createAnthropicAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
       .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
     expect(() => createAnthropicAdapter({ models: [] })).toThrow(AnthropicAdapterError)
+    expect(() => createAnthropicAdapter({ models: [{ id: 'a', contextWindow: -5 }] }))
+      .toThrow('model "a" has contextWindow -5; it must be a whole number of tokens >= 1')
+  })
+
+  it('declares each model\'s context window, 200000 tokens by default', async () => {
+    const { ctx } = await load({ models: ['plain', { id: 'small', contextWindow: 32_000 }] })
+    expect(ctx.llm.contextWindow('plain')).toBe(200_000)
+    expect(ctx.llm.contextWindow('small')).toBe(32_000)
   })
 })

@@ -50,5 +50,12 @@ export function createOpenAIAdapter(input: Partial<OpenAIConfig>): LlmAdapter {
     }
   }
 
-  return { provider: PROVIDER, models: [...config.models], toolUpdate: 'none', stream }
+  const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
+  return {
+    provider: PROVIDER,
+    models: config.models.map((model) => model.id),
+    toolUpdate: 'none',
+    contextWindow: (model) => windows.get(model),
+    stream,
+  }
 }

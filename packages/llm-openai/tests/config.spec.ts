@@ -30,6 +30,9 @@ describe('wrong config values are refused with the key named', () => {
     ['models not an array', { models: 'deepseek-chat' }, /models/],
     ['model id empty', { models: [''] }, /model ids must be non-empty strings, got ""/],
     ['model listed twice', { models: ['a', 'a'] }, /model "a" is listed twice/],
+    ['model entry listed twice', { models: ['a', { id: 'a', contextWindow: 8000 }] }, /model "a" is listed twice/],
+    ['contextWindow zero', { models: [{ id: 'a', contextWindow: 0 }] }, /model "a" has contextWindow 0; it must be a whole number of tokens >= 1/],
+    ['contextWindow a string', { models: [{ id: 'a', contextWindow: 'big' }] }, /models/],
     ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
     ['maxRetries a string', { models: ['m'], maxRetries: 'twice' }, /maxRetries/],
     ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
@@ -50,5 +53,13 @@ describe('wrong config values are refused with the key named', () => {
   it('validates the same way when the adapter is built without Cordis', () => {
     expect(() => createOpenAIAdapter({ models: [] })).toThrow(OpenAIAdapterError)
     expect(createOpenAIAdapter({ models: ['m'] }).models).toEqual(['m'])
+    expect(() => createOpenAIAdapter({ models: [{ id: 'a', contextWindow: 1.5 }] }))
+      .toThrow('model "a" has contextWindow 1.5; it must be a whole number of tokens >= 1')
+  })
+
+  it('declares each model\'s context window, 128000 tokens by default', async () => {
+    const { ctx } = await load({ models: ['plain', { id: 'small', contextWindow: 8192 }] })
+    expect(ctx.llm.contextWindow('plain')).toBe(128_000)
+    expect(ctx.llm.contextWindow('small')).toBe(8192)
   })
 })

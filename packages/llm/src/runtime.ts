@@ -95,6 +95,22 @@ export class LlmRuntime extends Service {
   }
 
   /**
+   * The context window of `model` in tokens, as its adapter declares it; undefined when the adapter
+   * declares none (callers then cannot tell how full a request is).
+   */
+  contextWindow(model: string): number | undefined {
+    const adapter = this.resolve(model)
+    const declared = typeof adapter.contextWindow === 'function' ? adapter.contextWindow(model) : adapter.contextWindow
+    if (declared === undefined) return undefined
+    if (!Number.isSafeInteger(declared) || declared < 1) {
+      throw new LlmError('INVALID_ADAPTER', `provider "${adapter.provider}" declares context window ${JSON.stringify(declared)} for model "${model}"; it must be a whole number of tokens >= 1`, {
+        provider: adapter.provider, model,
+      })
+    }
+    return declared
+  }
+
+  /**
    * Streams a model response. `options` is deep-frozen in place right away (its AbortSignal excepted);
    * the stream then emits `llm/request`, dispatches to the adapter and enforces the stream contract.
    * An aborted signal makes the stream throw `LlmError` with code `CANCELLED`.
@@ -149,6 +165,10 @@ function checkAdapter(adapter: LlmAdapter): string[] {
   const { toolUpdate } = adapter
   if (toolUpdate !== undefined && typeof toolUpdate !== 'function' && !TOOL_UPDATE_MODES.includes(toolUpdate)) {
     throw invalid(`toolUpdate ${JSON.stringify(toolUpdate)} is not a mode; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+  }
+  const { contextWindow } = adapter
+  if (contextWindow !== undefined && typeof contextWindow !== 'function' && !(Number.isSafeInteger(contextWindow) && contextWindow >= 1)) {
+    throw invalid(`contextWindow ${JSON.stringify(contextWindow)} must be a whole number of tokens >= 1 or a function of the model id`)
   }
   return models
 }

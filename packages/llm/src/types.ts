@@ -33,5 +33,7 @@ export interface LlmAdapter {
   models: string[]
   /** Tool-update capability of this route (default `none`). */
   toolUpdate?: ToolUpdateMode | ((model: string) => ToolUpdateMode)
+  /** Context window of a served model, in tokens (prompt and output together); undefined when unknown. */
+  contextWindow?: number | ((model: string) => number | undefined)
   stream(options: GenerateOptions): AsyncIterable<StreamEvent>
 }

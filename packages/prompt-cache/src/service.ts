@@ -97,6 +97,11 @@ export class PromptCache extends Service {
     }))
     ctx.on('agent/update', (agent, update) => {
       if (update.type === 'usage') this.guard(() => this.observe(agent, update))
+      // A compaction replaces the history on purpose: the fall in cache reads after it is not a break.
+      else if (update.type === 'compaction' && !update.error) {
+        const record = this.agents.get(agent.id)
+        if (record) record.last = undefined
+      }
     })
   }
 

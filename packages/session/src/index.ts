@@ -5,5 +5,5 @@ export type { EventSink, SessionOptions } from './session.ts'
 export { SessionError } from './errors.ts'
 export type { SessionErrorCode } from './errors.ts'
 export type {
-  EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
+  CompactionReason, EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
 } from './events.ts'

@@ -128,11 +128,21 @@ export class Session {
   }
 
   private checkReferences(type: string, data: unknown): void {
+    if (type === 'context/compaction') return this.checkCut(data as EventData<'context/compaction'>)
     if (type !== 'developer/message') return
     const { headerSeq } = data as EventData<'developer/message'>
     if (this.log[headerSeq - 1]?.type !== 'request/header') {
       throw new SessionError('INVALID_EVENT', `developer/message: field "headerSeq" must be the seq of a logged request/header, `
         + `got ${headerSeq} (${headerSeq > this.log.length ? 'not logged yet' : `a ${this.log[headerSeq - 1]!.type} event`})`)
+    }
+  }
+
+  /** A compaction replaces logged history only, and never reaches back past an earlier compaction. */
+  private checkCut({ throughSeq }: EventData<'context/compaction'>): void {
+    const earlier = this.log.findLast((event) => event.type === 'context/compaction')
+    if (throughSeq > this.log.length || (earlier && throughSeq <= earlier.seq)) {
+      throw new SessionError('INVALID_EVENT', `context/compaction: field "throughSeq" must be a logged seq after the last compaction `
+        + `(${earlier ? earlier.seq + 1 : 1}..${this.log.length}), got ${throughSeq}`)
     }
   }
 

@@ -21,6 +21,9 @@ const str: Check = (v, path, fail) => {
 const name: Check = (v, path, fail) => {
   if (typeof v !== 'string' || v === '') fail(path, 'a non-empty string', v)
 }
+const nonBlank: Check = (v, path, fail) => {
+  if (typeof v !== 'string' || !v.trim()) fail(path, 'a string with visible text', v)
+}
 const bool: Check = (v, path, fail) => {
   if (typeof v !== 'boolean') fail(path, 'a boolean', v)
 }
@@ -88,6 +91,14 @@ const CORE: Record<string, Record<string, Field>> = {
   'step/end': { turn, step },
   'turn/end': { turn, reason: { check: oneOf('done', 'error', 'cancelled', 'step_limit') }, error: { check: errorInfo, optional: true } },
   'sequence/reset': { reason: { check: str } },
+  'context/compaction': {
+    turn, step,
+    reason: { check: oneOf('auto', 'manual') },
+    // An empty summary would silently wipe the history it replaces.
+    summary: { check: nonBlank },
+    throughSeq: { check: seqRef },
+    usage: { check: usage, optional: true },
+  },
 }
 
 /** Event types whose data this package validates field by field. */

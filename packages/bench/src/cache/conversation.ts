@@ -31,7 +31,7 @@ export interface ConfigurationRun {
 /**
  * Plays the scripted session once under `configuration`: ten process lifetimes of three turns each, every
  * lifetime a fresh Context with the real spine, adapter and tool plugins, resuming the persisted session;
- * the sixth plugin's tools arrive at their turns. The emulator accounts for every request.
+ * the sixth plugin's tools arrive at their turns (loaded at the lifetime's boot with `afterReadyMs`, fired then). The emulator accounts for every request.
  */
 export async function runConfiguration(configuration: Configuration, seed: number): Promise<ConfigurationRun> {
   const emulator = await startEmulator([MODEL])
@@ -53,14 +53,15 @@ export async function runConfiguration(configuration: Configuration, seed: numbe
         life = await bootMcp(configuration, emulator.origin, root, groups, groups.map(() => Math.floor(random() * MCP_MAX_DELAY_MS)))
       } else {
         const order = shuffle(groups.flatMap((group) => group.tools.map((tool) => tool.name)), random)
-        life = await boot(configuration, emulator.origin, root, groups, order)
+        const later = ADDITIONS.filter((addition) => addition.turn >= first && addition.turn <= last).map((addition) => addition.tool)
+        life = await boot(configuration, emulator.origin, root, groups, order, later)
         if (life.registered.join() !== order.join()) {
           problems.push(`lifetime ${lifetime}: tools registered as ${life.registered.join(', ')}, not in the shuffled order`)
         }
       }
       for (let turn = first; turn <= last; turn++) {
         const addition = mcp ? undefined : ADDITIONS.find((candidate) => candidate.turn === turn)
-        if (addition) await life.add(addition.tool)
+        if (addition) await life.arrive(addition.tool.name)
         const start = emulator.ledger.length
         const text = mcp ? TURNS[turn - 1]!.replace(/^\/call (\S+)/, (_, name: string) => `/call ${mcpName(groups, name)}`) : TURNS[turn - 1]!
         const reported = await playTurn(life.agent, turn, text, problems)
@@ -90,6 +91,9 @@ async function playTurn(agent: Agent, turn: number, text: string, problems: stri
   const result = await agent.prompt(text, {
     onUpdate(update) {
       if (update.type === 'usage') reported.push(update.usage.cacheReadTokens)
+      // A compaction request is answered like any other; its usage comes with the compaction update.
+      if (update.type === 'compaction' && !update.error) reported.push(update.usage?.cacheReadTokens ?? 0)
+      if (update.type === 'compaction' && update.error) problems.push(`turn ${turn}: compaction failed: ${update.error}`)
       if (update.type === 'tool-result' && update.isError) problems.push(`turn ${turn}: tool ${update.name} failed: ${update.output}`)
     },
   })
