@@ -11,7 +11,9 @@ export default defineConfig({
     globalSetup: ['.ci/vitest-build.mjs'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    server: { deps: { inline: ['@cordisjs/plugin-loader'] } },
+    // eventsource and eventsource-parser (imported by @modelcontextprotocol/sdk) export a `source` condition
+    // of their own (.ts files); inlined with the SDK, vite transforms them instead of handing Node a .ts path
+    server: { deps: { inline: ['@cordisjs/plugin-loader', '@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
     projects: [
       {
         extends: true,

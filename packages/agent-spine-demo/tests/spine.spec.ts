@@ -35,8 +35,8 @@ describe('the agent core bundle', () => {
   })
 
   it('forwards the loop keys', async () => {
-    const ctx = await load({ model: 'other', maxSteps: 2, scripted: false })
-    expect(ctx.agentLoop.config).toMatchObject({ model: 'other', maxSteps: 2 })
+    const ctx = await load({ model: 'other', maxSteps: 2, scripted: false, compactAt: 0.6, compactionTimeoutMs: 500 })
+    expect(ctx.agentLoop.config).toMatchObject({ model: 'other', maxSteps: 2, compactAt: 0.6, compactionTimeoutMs: 500 })
     expect(ctx.llm.models()).toEqual([])
   })
 
@@ -58,6 +58,7 @@ describe('the agent core bundle', () => {
     [{ toolOrder: 'a' }, /toolOrder/],
     [{ persona: 5 }, /persona/],
     [{ maxSteps: 0 }, /maxSteps/],
+    [{ compactAt: 2 }, /compactAt/],
     [{ persistenceRoot: 3 }, /persistenceRoot/],
     [{ toolTimeoutMs: -5 }, /toolTimeoutMs/],
     [{ scripted: 'yes' }, /scripted/],

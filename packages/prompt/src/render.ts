@@ -43,7 +43,8 @@ export function renderInspection(inspection: AppInspection): string {
 }
 
 function ownerOf(tool: AppInspection['tools'][number]): string {
-  return tool.entry && tool.entry !== tool.plugin ? `${tool.plugin} [${tool.entry}]` : tool.plugin
+  const owner = tool.entry && tool.entry !== tool.plugin ? `${tool.plugin} [${tool.entry}]` : tool.plugin
+  return tool.server === null ? owner : `${owner} MCP server ${JSON.stringify(tool.server)}`
 }
 
 /** Human text for `dsh-prompt diff`. */
