@@ -1,20 +1,25 @@
 import { fileURLToPath } from 'node:url'
-import { BootError, boot, runMain } from 'dsh-app-boot'
+import { BootError, runMain, startApp } from 'dsh-app-boot'
 import { servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
+import { showStartup } from './startup.ts'
 import type {} from './plugin.ts'
 
 const USAGE = 'usage: dsh-stdio-demo [app.yml]   (default: the cordis.yml shipped with the app)\n'
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 
-runMain(async () => {
+runMain(async (stopWith) => {
   const args = process.argv.slice(2)
   if (args[0] === '-h' || args[0] === '--help') return void process.stdout.write(USAGE)
   if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one app file, got ${args.length} arguments\n${USAGE}`)
   const file = args[0] ?? DEFAULT_FILE
 
-  const app = await boot({ file, resolve: (name) => import.meta.resolve(name) })
-  const demo = app.ctx.get('stdioDemo')
+  // the first turn is served only once the app is ready (every entry started, or the startup timeout passed)
+  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
+  stopWith(app) // a signal while it starts stops it at once
+  const demo = await app.whenProvided('stdioDemo')
+  if (process.stdin.isTTY && demo) await showStartup(process.stdout, demo.config.welcome, app)
+  await app.ready
   if (!demo) {
     await app.dispose()
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)

@@ -1,7 +1,6 @@
 export { AgentLoop, type AgentLoopConfig, type CreateAgentOptions } from './service.ts'
 export { Agent, type AgentSettings } from './agent.ts'
 export { AgentLoopError, type AgentLoopErrorCode } from './errors.ts'
-export { rebuildLastRequest, type RequestShape } from './reconstruct.ts'
-export { diffToolNames, sameHeader } from './header.ts'
+export { rebuildLastRequest } from './reconstruct.ts'
 export type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
 export { AgentLoop as default } from './service.ts'

@@ -1,4 +1,5 @@
-import { derive, type ProjectedMessage, type ToolCall } from 'dsh-llm'
+import { derive, type ToolCall } from 'dsh-core'
+import type { ProjectedMessage } from 'dsh-llm'
 import type { Reply } from './reply.ts'
 
 interface UserIndex {

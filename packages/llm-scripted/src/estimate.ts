@@ -1,4 +1,4 @@
-import { derive, type Usage } from 'dsh-llm'
+import { derive, type Usage } from 'dsh-core'
 
 const CHARS_PER_TOKEN = 4
 
@@ -74,3 +74,4 @@ export function jsonLength(value: unknown): number {
   if (Object.isFrozen(value)) lengths.set(value, length)
   return length
 }
+

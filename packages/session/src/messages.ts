@@ -1,28 +1,55 @@
-import { deepFreeze, extendList } from 'dsh-llm'
-import type { ChatMessage } from 'dsh-llm'
+import { deepFreeze, extendList, summaryMessage, type ChatMessage } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 
 /** Incremental projection of the log into the model-facing history. */
 export class MessagesFold {
   /** How many log events this fold has consumed. */
   position = 0
-  /** Messages not yet published. */
-  private pending: ChatMessage[] = []
+  private list: ChatMessage[] = []
+  /** Seq of the event behind each message of `list`. */
+  private seqs: number[] = []
   private published: readonly ChatMessage[] = deepFreeze([])
+  /** A compaction replaced part of `list`: the next list published is a new base, not an extension. */
+  private rebuilt = false
 
   apply(event: SessionEvent): void {
+    if (event.type === 'context/compaction') return this.compact(event as SessionEvent<'context/compaction'>)
     const message = toMessage(event)
-    if (message) this.pending.push(message)
+    if (!message) return
+    this.list.push(deepFreeze(message))
+    this.seqs.push(event.seq)
   }
 
   /**
-   * A deep-frozen array; the same instance until a fed event adds a message. A new one extends the last
-   * one published (`extendList`), so freezing it and every reader downstream walk only the new messages.
+   * The summary takes the place of the history through `throughSeq`. Tool-registry messages of that range
+   * stay, ahead of it: the tools they announced are still declared, and routes that announce additions
+   * in history need the announcement to keep them loaded.
+   */
+  private compact(event: SessionEvent<'context/compaction'>): void {
+    const { throughSeq, summary } = event.data
+    const kept: number[] = []
+    const after: number[] = []
+    this.seqs.forEach((seq, index) => {
+      if (seq > throughSeq) after.push(index)
+      else if (this.list[index]!.role === 'developer') kept.push(index)
+    })
+    this.list = [...kept.map((index) => this.list[index]!), deepFreeze(summaryMessage(summary)), ...after.map((index) => this.list[index]!)]
+    this.seqs = [...kept.map((index) => this.seqs[index]!), event.seq, ...after.map((index) => this.seqs[index]!)]
+    this.rebuilt = true
+  }
+
+  /**
+   * A deep-frozen array; the same instance until a fed event changes the history. A list that only grew
+   * extends the last one published (`extendList`), so freezing it and every reader downstream walk only
+   * the new messages. After a compaction the list is published as a fresh base: it is not an extension of
+   * the previous one, and readers derive their results from it in full once.
    */
   value(): readonly ChatMessage[] {
-    if (this.pending.length) {
-      this.published = extendList(this.published, this.pending)
-      this.pending = []
+    if (this.rebuilt) {
+      this.rebuilt = false
+      this.published = deepFreeze(this.list.slice())
+    } else if (this.list.length > this.published.length) {
+      this.published = extendList(this.published, this.list.slice(this.published.length))
     }
     return this.published
   }

@@ -1,5 +1,5 @@
-import { SystemPromptError, quote } from './errors.ts'
-import type { ToolSchema } from './types.ts'
+import { deepFreeze, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
+import { SystemPromptError } from './errors.ts'
 
 /** Snapshots keyed by the provider's object: a provider that returns the same schema again pays nothing. */
 const snapshots = new WeakMap<object, ToolSchema>()
@@ -15,17 +15,9 @@ const forget = new FinalizationRegistry<string>((key) => {
   if (interned.get(key)?.deref() === undefined) interned.delete(key)
 })
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
-  }
-  return value
-}
-
 /** True when `value` and everything reachable through its own data properties is frozen. */
 function isDeeplyFrozen(value: object, depth = 0): boolean {
-  if (frozen.has(value)) return true
+  if (frozen.has(value) || isDeepFrozen(value)) return true
   if (!Object.isFrozen(value) || depth > 64) return false
   for (const key of Object.keys(value)) {
     const member = (value as Record<string, unknown>)[key]
@@ -37,7 +29,8 @@ function isDeeplyFrozen(value: object, depth = 0): boolean {
 /** Frozen parameters equal to `parameters`: the object itself when already deeply frozen, else a shared copy. */
 function frozenParameters(parameters: object): object {
   if (isDeeplyFrozen(parameters)) {
-    frozen.add(parameters)
+    // Registered with dsh-core too, so later deep freezes of requests that carry it stop here.
+    frozen.add(deepFreeze(parameters))
     return parameters
   }
   const key = JSON.stringify(parameters)
@@ -80,8 +73,8 @@ export function snapshotSchema(schema: unknown, owner: string): ToolSchema {
     throw new SystemPromptError('INVALID_TOOL_SCHEMA', `tool ${quote(name)} from ${owner} has parameters that are not a JSON Schema object`)
   }
   const exact = Object.isFrozen(schema) && hasSnapshotKeys(schema) && isDeeplyFrozen(parameters)
-  const copy = exact ? schema as ToolSchema : Object.freeze({ name, description, parameters: frozenParameters(parameters) }) as ToolSchema
-  if (exact) frozen.add(parameters)
+  const copy = exact ? schema as ToolSchema : deepFreeze({ name, description, parameters: frozenParameters(parameters) }) as ToolSchema
+  if (exact) frozen.add(deepFreeze(schema) && parameters)
   else snapshots.set(schema, copy)
   frozen.add(copy)
   return copy

@@ -1,12 +1,13 @@
-import { Context, Service, symbols } from 'cordis'
+import { messageOf, listNames, describeValue, rawService } from 'dsh-core'
+import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { ValidatorPool } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
-import { ToolError, describeThrown, listNames, quote } from './errors.ts'
+import { ToolError } from './errors.ts'
 import { PluginOwnership } from './ownership.ts'
 import { ToolRegistry } from './registry.ts'
 import { runTool } from './run.ts'
-import type { ExecuteOptions, ToolChange, ToolDefinition, ToolEntry, ToolResult } from './types.ts'
+import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -47,14 +48,14 @@ export class ToolRuntime extends Service {
   }
 
   /** Adds a tool; returns its disposer. It is removed with the registering plugin. */
-  register<Args = any>(definition: ToolDefinition<Args>): () => Promise<void> {
+  register<Args = any>(definition: ExecutableTool<Args>): () => Promise<void> {
     // The caller's context decides which plugin owns the tool; everything else is read from the raw service.
-    const self = unwrap(this)
+    const self = rawService(this)
     const entry = prepareTool(definition, self.validators)
     const { name } = entry
     const { registry } = self
     if (registry.has(name)) {
-      throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
+      throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered`)
     }
     return self.ownership.own(callerOf(this), (fiber) => {
       entry.owner = fiber
@@ -71,16 +72,16 @@ export class ToolRuntime extends Service {
    * Each tool still emits its own `tools/change`. One call through a Cordis context instead of one per
    * tool, which is most of what registering thousands of tools one by one costs.
    */
-  registerMany(definitions: readonly ToolDefinition[]): () => Promise<void> {
-    const self = unwrap(this)
+  registerMany(definitions: readonly ExecutableTool[]): () => Promise<void> {
+    const self = rawService(this)
     if (!Array.isArray(definitions)) {
-      throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${quote(definitions)}`)
+      throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${describeValue(definitions)}`)
     }
     const { registry } = self
     const entries = definitions.map((definition) => prepareTool(definition, self.validators))
     const names = new Set<string>()
     for (const { name } of entries) {
-      if (registry.has(name) || names.has(name)) throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
+      if (registry.has(name) || names.has(name)) throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered`)
       names.add(name)
     }
     const owner = callerOf(this)
@@ -98,7 +99,7 @@ export class ToolRuntime extends Service {
 
   /** The plugin (Cordis fiber) that registered `name`, for inspection tools; undefined for an unknown name. */
   ownerOf(name: string): Context['fiber'] | undefined {
-    return unwrap(this).registry.get(name)?.owner
+    return rawService(this).registry.get(name)?.owner
   }
 
   /** Shows a deferred tool to the model; true when that changed what the model sees. */
@@ -121,7 +122,7 @@ export class ToolRuntime extends Service {
   }
 
   /** The checked, frozen definition of a registered tool. */
-  get(name: string): Readonly<ToolDefinition> | undefined {
+  get(name: string): Readonly<ExecutableTool> | undefined {
     return this.registry.get(name)?.definition
   }
 
@@ -132,29 +133,29 @@ export class ToolRuntime extends Service {
 
   /** Names registered with `shouldDefer` and without `alwaysLoad`, code-unit order (for `GenerateOptions.deferredTools`). */
   deferredNames(): readonly string[] {
-    return unwrap(this).registry.deferredNames()
+    return rawService(this).registry.deferredNames()
   }
 
   /** Validates the arguments and runs the tool. Never throws: every failure is a result with `isError`. */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const self = unwrap(this)
+    const self = rawService(this)
     try {
       const entry = typeof name === 'string' ? self.registry.get(name) : undefined
       if (!entry) {
-        return { output: `unknown tool ${quote(name)}; available tools: ${listNames(self.list())}`, isError: true }
+        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list())}`, isError: true }
       }
       let problems: string | undefined
       try {
         problems = entry.check(args)
       } catch (error) {
-        return { output: `tool ${quote(name)} cannot be called: its parameters are not a valid JSON Schema: ${describeThrown(error)}`, isError: true }
+        return { output: `tool ${describeValue(name)} cannot be called: its parameters are not a valid JSON Schema: ${messageOf(error)}`, isError: true }
       }
       if (problems !== undefined) {
-        return { output: `invalid arguments for tool ${quote(name)}: ${problems}`, isError: true }
+        return { output: `invalid arguments for tool ${describeValue(name)}: ${problems}`, isError: true }
       }
       return await runTool(name, entry.definition.execute, args, entry.timeoutMs ?? self.config.timeoutMs, options?.signal)
     } catch (error) {
-      return { output: `tool ${quote(name)} failed: ${describeThrown(error)}`, isError: true }
+      return { output: `tool ${describeValue(name)} failed: ${messageOf(error)}`, isError: true }
     }
   }
 
@@ -167,7 +168,7 @@ export class ToolRuntime extends Service {
 
   private require(name: string, action: string): ToolEntry {
     const entry = typeof name === 'string' ? this.registry.get(name) : undefined
-    if (!entry) throw new ToolError('UNKNOWN_TOOL', `cannot ${action} unknown tool ${quote(name)}; known tools: ${listNames(this.list())}`)
+    if (!entry) throw new ToolError('UNKNOWN_TOOL', `cannot ${action} unknown tool ${describeValue(name)}; known tools: ${listNames(this.list())}`)
     return entry
   }
 
@@ -185,12 +186,4 @@ function callerOf(service: ToolRuntime): Context {
   let ctx = callers.get(service)
   if (!ctx) callers.set(service, ctx = (service as unknown as { ctx: Context }).ctx)
   return ctx
-}
-
-/**
- * The service object itself. Called through a context (`ctx.tools.x()`), `this` is a Cordis tracing
- * proxy on which every property read costs microseconds; per-call paths read from the raw object.
- */
-function unwrap<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type { ToolSchema } from 'dsh-system-prompt'
+import type { ToolSchema } from 'dsh-core'
 
 /** What a running tool receives besides its arguments. */
 export interface ToolExecuteContext {
@@ -8,7 +8,7 @@ export interface ToolExecuteContext {
 }
 
 /** A tool as a plugin registers it. */
-export interface ToolDefinition<Args = any> {
+export interface ExecutableTool<Args = any> {
   /** Matches `^[a-zA-Z0-9_-]{1,64}$`, the names model providers accept. */
   name: string
   description: string
@@ -44,7 +44,7 @@ export interface ToolChange {
 /** A registered tool: its checked definition plus what was prepared once at register time. */
 export interface ToolEntry {
   readonly name: string
-  readonly definition: Readonly<ToolDefinition>
+  readonly definition: Readonly<ExecutableTool>
   /** Deep-frozen, created once; the provider hands out this very object on every assembly. */
   readonly schema: ToolSchema
   /** Returns undefined for valid arguments, otherwise a description of every problem. */
@@ -55,3 +55,4 @@ export interface ToolEntry {
   /** The plugin that registered it, set when it is added. */
   owner?: Context['fiber']
 }
+
