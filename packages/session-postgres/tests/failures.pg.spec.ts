@@ -30,6 +30,8 @@ describe('config', () => {
     [{ schema: 'Bad-Name' }, /schema/],
     [{ schema: '' }, /schema/],
     [{ applicationName: '' }, /applicationName/],
+    [{ durability: 'none' }, /durability/],
+    [{ durability: 'always' }, /durability/],
   ])('rejects %j naming the key', async (bad, message) => {
     const error = await refusal({ url: 'postgres://u:hunter2pw@127.0.0.1:1/db', ...bad })
     expect(error.message).toMatch(message)
