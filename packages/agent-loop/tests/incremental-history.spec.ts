@@ -79,10 +79,10 @@ describe('incremental history across a compaction', () => {
       for (const batch of steps) {
         turn++
         for (const item of batch) {
-          if (item.kind === 'user') session.append('user/message', { turn, text: item.text || 'hi' })
-          else if (item.kind === 'assistant') session.append('assistant/message', { turn, step: 1, text: item.text, toolCalls: [] })
-          else if (item.kind === 'registry') {
-            session.append('developer/message', { turn, step: 1, source: 'tool-registry', added: ['x'], removed: [], headerSeq: 1 })
+          if (item.kind !== 'compact') {
+            if (item.kind === 'user') session.append('user/message', { turn, text: item.text || 'hi' })
+            else if (item.kind === 'assistant') session.append('assistant/message', { turn, step: 1, text: item.text, toolCalls: [] })
+            else session.append('developer/message', { turn, step: 1, source: 'tool-registry', added: ['x'], removed: [], headerSeq: 1 })
           } else if (session.lastSeq > lastCut) {
             const throughSeq = Math.max(lastCut + 1, session.lastSeq - item.back)
             session.append('context/compaction', { turn, step: 0, reason: 'manual', summary: 'so far', throughSeq })

@@ -1,6 +1,7 @@
 import { Context } from 'cordis'
-import { compareCodeUnits, type ToolSchema } from 'dsh-core'
+import { compareCodeUnits, rawService, type ToolSchema } from 'dsh-core'
 import SystemPrompt, { TOOL_ORDER_REST } from 'dsh-system-prompt'
+import ToolRuntime from 'dsh-tools'
 import { round, seeded, shuffle, sideBySide } from './measure.ts'
 
 const PROVIDERS = 4
@@ -24,24 +25,45 @@ function makeTools(n: number, random: () => number): ToolSchema[] {
   return shuffle(tools, random)
 }
 
-/** Providers hand back one frozen array per membership state, as ToolRuntime does; `cold` hands a new one each call. */
-async function service(tools: ToolSchema[], toolOrder?: string[], cold = false, fresh = false) {
+/** The raw system-prompt service with `tools` registered through ToolRuntime, a quarter by each of four plugins. */
+async function viaRuntime(tools: ToolSchema[], toolOrder?: string[]) {
   const ctx = new Context()
   await ctx.plugin(SystemPrompt, (toolOrder ? { toolOrder } : {}) as any)
+  await ctx.plugin(ToolRuntime, {} as any)
   for (let p = 0; p < PROVIDERS; p++) {
-    const schemas = Object.freeze(tools.filter((_, i) => i % PROVIDERS === p))
-    // `fresh`: a bridge that maps its tools on every call, building new schema objects each time.
-    const provide = fresh
-      ? () => ({ schemas: schemas.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) })) })
-      : cold ? () => ({ schemas: [...schemas] }) : () => ({ schemas })
-    await ctx.plugin({ name: `provider-${p}`, inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.tools(provide) } })
+    const mine = tools.filter((_, i) => i % PROVIDERS === p).map((tool) => ({ ...tool, execute: () => 'ok' }))
+    await ctx.plugin({ name: `bench-tools-${p}`, inject: ['tools'], apply: (ctx: Context) => { ctx.tools.registerMany(mine) } })
   }
-  return ctx.systemPrompt
+  // One more plugin, kept for toggling a tool: a change to the tool set, as an MCP server re-listing makes.
+  let owner!: Context
+  await ctx.plugin({ name: 'bench-toggle', inject: ['tools'], apply: (ctx: Context) => { owner = ctx } })
+  const extra = { name: 'zz_toggled_tool', description: 'Comes and goes.', parameters: { type: 'object', properties: {} }, execute: () => 'ok' }
+  let remove: (() => Promise<void>) | undefined
+  const toggle = async () => {
+    if (remove) {
+      await remove()
+      remove = undefined
+    } else remove = owner.tools.register(extra)
+  }
+  return { prompt: rawService(ctx.systemPrompt), toggle }
+}
+
+/** A provider that builds new schema objects (parameters included) on every call, as a bridge mapping its tools each time does. */
+async function freshObjects(tools: ToolSchema[]) {
+  const ctx = new Context()
+  await ctx.plugin(SystemPrompt, {} as any)
+  const provide = () => ({ schemas: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) })) })
+  await ctx.plugin({ name: 'bench-bridge', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.systemPrompt.tools(provide) } })
+  return rawService(ctx.systemPrompt)
 }
 
 /**
- * assemble() against the cost of sorting the same names, its growth with N, and the cost of a toolOrder.
- * Every function is measured in the same rounds, so growth and cost ratios share one machine state.
+ * assemble() on the path the agent takes (tools registered through ToolRuntime, the raw service called),
+ * led by the cold figure: the first assemble() after a change to the tool set (one tool registered or
+ * removed, alternately), which re-reads the registry and sorts and merges again. Then the warm assemble()
+ * against sorting the same names, its growth with N, the cost of a toolOrder, and a provider that builds
+ * new objects every call against the floor. Every function is measured in the same rounds, so the ratios
+ * share one machine state.
  */
 export async function run(): Promise<Record<string, number>> {
   const random = seeded(42)
@@ -50,30 +72,30 @@ export async function run(): Promise<Record<string, number>> {
     const tools = makeTools(n, random)
     const names = tools.map((tool) => tool.name)
     const listed = shuffle(names, random).slice(0, n / 2)
-    const plain = await service(tools)
-    const ordered = await service(tools, [...listed.slice(0, n / 4), TOOL_ORDER_REST, ...listed.slice(n / 4)])
-    const cold = await service(tools, undefined, true)
+    const plain = await viaRuntime(tools)
+    const ordered = await viaRuntime(tools, [...listed.slice(0, n / 4), TOOL_ORDER_REST, ...listed.slice(n / 4)])
     fns[`sort_${n}`] = () => [...names].sort(compareCodeUnits)
-    fns[`unlisted_${n}`] = () => plain.assemble()
-    fns[`listed_${n}`] = () => ordered.assemble()
-    fns[`cold_${n}`] = () => cold.assemble()
+    fns[`cold_${n}`] = async () => { await plain.toggle(); return plain.prompt.assemble() }
+    fns[`unlisted_${n}`] = () => plain.prompt.assemble()
+    fns[`listed_${n}`] = () => ordered.prompt.assemble()
     if (n === 1000) {
-      const freshService = await service(tools, undefined, false, true)
+      const fresh = await freshObjects(tools)
       const objects = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) }))
-      fns.fresh_1000 = () => freshService.assemble()
-      // The floor: what any harness must do with N new objects — copy each, sort them by code units.
+      fns.fresh_1000 = () => fresh.assemble()
+      // The floor: what any harness must do with N new objects — build them, copy each, sort them by code units.
       fns.floor_1000 = () => objects.map((tool) => ({ ...tool, parameters: JSON.parse(JSON.stringify(tool.parameters)) })).map((tool) => ({ ...tool })).sort((a, b) => compareCodeUnits(a.name, b.name))
     }
   }
   const m = await sideBySide(fns, 150, 20)
   return {
+    cold_assemble_ms_n1000: round(m.cold_1000, 4),
+    cold_assemble_vs_sort_n1000: round(m.cold_1000 / m.sort_1000),
+    cold_growth_10000_over_1000: round(m.cold_10000 / m.cold_1000),
     assemble_ms_n100: round(m.unlisted_100, 4),
     assemble_ms_n1000: round(m.unlisted_1000, 4),
     assemble_ms_n10000: round(m.unlisted_10000, 4),
     assemble_vs_sort_n1000: round(m.unlisted_1000 / m.sort_1000),
     growth_10000_over_1000: round(m.unlisted_10000 / m.unlisted_1000),
-    cold_assemble_vs_sort_n1000: round(m.cold_1000 / m.sort_1000),
-    cold_growth_10000_over_1000: round(m.cold_10000 / m.cold_1000),
     listed_half_over_unlisted_n1000: round(m.listed_1000 / m.unlisted_1000),
     assemble_new_objects_over_floor_n1000: round(m.fresh_1000 / m.floor_1000),
   }
