@@ -112,9 +112,9 @@ describe('MCP servers passed in session/new', () => {
     await until(() => alive(pid) ? undefined : true, `MCP server process ${pid} to exit`, 5000)
   })
 
-  it('serve without a server slower than mcpStartupTimeoutMs, with one warning line, and add its tools when it answers', { timeout: 60_000 }, async () => {
-    const { dir, driven } = await start(['mcpStartupTimeoutMs: 300'])
-    const late = acpTestServer('late', { delayMs: 2500, tools: [{ name: 'ping', inputSchema: { type: 'object', properties: {} } }] })
+  it('serve without a server slower than mcpStartupTimeoutMs, with one warning line, add its tools when it answers, and bound calls by mcpCallTimeoutMs', { timeout: 60_000 }, async () => {
+    const { dir, driven } = await start(['mcpStartupTimeoutMs: 300', 'mcpCallTimeoutMs: 400'])
+    const late = acpTestServer('late', { delayMs: 2500, tools: [{ name: 'ping', inputSchema: { type: 'object', properties: {} } }, { name: 'slowly', delayMs: 5000 }] })
     const session = await newSession(driven, [late])
     expect((await prompt(driven, session, 'first')).stopReason).toBe('end_turn')
     const warnings = driven.stderr().split('\n').filter(Boolean)
@@ -126,9 +126,13 @@ describe('MCP servers passed in session/new', () => {
     }, 'the late server\'s tools', 15_000)
     const logged = await headers(dir, session)
     expect(logged.map((event) => event.data.reason)).toEqual(['initial', 'change'])
-    expect(toolNames(logged[1]!)).toEqual(['lookup', 'mcp__late__ping', 'zeta'])
+    expect(toolNames(logged[1]!)).toEqual(['lookup', 'mcp__late__ping', 'mcp__late__slowly', 'zeta'])
     const messages = (await sessionEvents(dir, session)).filter((event) => event.type === 'developer/message')
-    expect(messages.map((event) => event.data.added)).toEqual([['mcp__late__ping']])
+    expect(messages.map((event) => event.data.added)).toEqual([['mcp__late__ping', 'mcp__late__slowly']])
+    await prompt(driven, session, '/call mcp__late__slowly {}')
+    expect(toolOutputs(driven, session).at(-1)).toMatchObject({
+      status: 'failed', rawOutput: expect.stringMatching(/MCP server "late" did not answer tool "slowly" within 400 ms/),
+    })
   })
 
   it('refuse a bad entry with a JSON-RPC error naming the server, and the connection serves on', { timeout: 30_000 }, async () => {
