@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods, type McpServer } from '@agentclientprotocol/sdk'
 import { testServer } from 'dsh-tools-mcp/testing'
+import { startHttpMcpServer } from './http-mcp-server.ts'
 import { appFolder, appYaml, checkBalanced, drive, messageText, prompt, rejection, sessionEvents, until, type Driven } from './harness.ts'
 
 const running: Driven[] = []
@@ -95,6 +96,23 @@ describe('MCP servers passed in session/new', () => {
     for (const session of [a, b, c]) checkBalanced(await sessionEvents(dir, session))
     expect(await driven.stop()).toBe(0)
     expect(driven.stderr()).toBe('')
+  })
+
+  it('connect a Streamable HTTP server with its headers', { timeout: 60_000 }, async () => {
+    const http = await startHttpMcpServer()
+    try {
+      const { dir, driven } = await start()
+      const session = await newSession(driven, [{ type: 'http', name: 'remote', url: http.url, headers: [{ name: 'X-Token', value: 'abc' }] }])
+      expect((await prompt(driven, session, '/call mcp__remote__echo {"text":"hi"}')).stopReason).toBe('end_turn')
+      expect(messageText(driven.updates, session)).toBe('tool mcp__remote__echo returned: http echo: hi')
+      expect(toolNames((await headers(dir, session))[0]!)).toEqual(['lookup', 'mcp__remote__echo', 'zeta'])
+      expect(http.headersSeen.length).toBeGreaterThan(0)
+      expect(new Set(http.headersSeen)).toEqual(new Set(['abc']))
+      expect(await driven.stop()).toBe(0)
+      expect(driven.stderr()).toBe('')
+    } finally {
+      await http.close()
+    }
   })
 
   it('hold the first prompt until the session\'s servers have listed, and stop them when the session ends', { timeout: 60_000 }, async () => {
