@@ -5,9 +5,9 @@ import { ValidatorPool } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
 import { ToolError } from './errors.ts'
 import { PluginOwnership } from './ownership.ts'
-import { ToolRegistry } from './registry.ts'
+import { ToolScopes } from './scopes.ts'
 import { runTool } from './run.ts'
-import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult } from './types.ts'
+import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult, ToolScope } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -31,7 +31,8 @@ export class ToolRuntime extends Service {
       .description('How long a tool call may run before it fails as timed out (ms); a tool may set its own.'),
   })
 
-  private readonly registry = new ToolRegistry()
+  private readonly scopes = new ToolScopes()
+  private get registry() { return this.scopes.global }
   private readonly validators = new ValidatorPool()
   private readonly ownership = new PluginOwnership()
 
@@ -43,34 +44,49 @@ export class ToolRuntime extends Service {
     checkTimeout(config?.timeoutMs, 'tools config timeoutMs', 'INVALID_CONFIG')
     super(ctx, 'tools')
     this.emit = ctx.emit
-    const registry = this.registry
-    ctx.systemPrompt.tools(() => registry.provide())
+    const scopes = this.scopes
+    ctx.systemPrompt.tools((context) => scopes.provide(typeof context.agentId === 'string' ? context.agentId : undefined))
   }
 
-  /** Adds a tool; returns its disposer. It is removed with the registering plugin. */
-  register<Args = any>(definition: ExecutableTool<Args>): () => Promise<void> {
+  /**
+   * Adds a tool; returns its disposer. It is removed with the registering plugin. With `{ agentId }` the
+   * tool is that agent's alone: only its assemblies show it and only its calls reach it.
+   */
+  register<Args = any>(definition: ExecutableTool<Args>, scope: ToolScope = {}): () => Promise<void> {
     // The caller's context decides which plugin owns the tool; everything else is read from the raw service.
     const self = rawService(this)
+    const agentId = scope?.agentId
+    if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '')) {
+      throw new ToolError('INVALID_TOOL', `tools.register() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
+    }
     const entry = prepareTool(definition, self.validators)
     const { name } = entry
-    const { registry } = self
-    if (registry.has(name)) {
-      throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered`)
+    const holder = self.scopes.holder(name, agentId)
+    if (holder) {
+      const wanted = agentId === undefined ? 'for every agent' : `for agent ${describeValue(agentId)}`
+      throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${holder === wanted ? '' : ` ${holder}; it cannot also be registered ${wanted}`}`)
     }
+    if (agentId !== undefined && entry.deferred) {
+      throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
+    }
+    const registry = self.scopes.registryFor(agentId)
+    const where = agentId === undefined ? {} : { agentId }
     return self.ownership.own(callerOf(this), (fiber) => {
       entry.owner = fiber
       registry.add(entry)
-      self.changed('register', name)
+      self.changed('register', name, where)
     }, () => {
-      if (registry.remove(entry)) self.changed('unregister', name)
+      if (!registry.remove(entry)) return
+      self.scopes.release(agentId)
+      self.changed('unregister', name, where)
     })
   }
 
   /**
-   * Adds many tools at once (an MCP server's listing); returns one disposer for all of them. All or none:
-   * every definition is checked, and names against each other and the registry, before any is added.
-   * Each tool still emits its own `tools/change`. One call through a Cordis context instead of one per
-   * tool, which is most of what registering thousands of tools one by one costs.
+   * Adds many tools for every agent at once (an MCP server's listing); returns one disposer for all of
+   * them. All or none: every definition is checked, and names against each other and every scope, before
+   * any is added. Each tool still emits its own `tools/change`. One call through a Cordis context instead
+   * of one per tool, which is most of what registering thousands of tools one by one costs.
    */
   registerMany(definitions: readonly ExecutableTool[]): () => Promise<void> {
     const self = rawService(this)
@@ -81,7 +97,11 @@ export class ToolRuntime extends Service {
     const entries = definitions.map((definition) => prepareTool(definition, self.validators))
     const names = new Set<string>()
     for (const { name } of entries) {
-      if (registry.has(name) || names.has(name)) throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered`)
+      const holder = self.scopes.holder(name, undefined)
+      if (holder || names.has(name)) {
+        const where = holder && holder !== 'for every agent' ? ` ${holder}; it cannot also be registered for every agent` : ''
+        throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${where}`)
+      }
       names.add(name)
     }
     const owner = callerOf(this)
@@ -112,23 +132,23 @@ export class ToolRuntime extends Service {
     return this.setRevealed(name, false)
   }
 
-  /** Registered names, code-unit order. */
-  list(): string[] {
-    return this.registry.names()
+  /** Registered names, code-unit order: those for every agent, plus the agent's own with `{ agentId }`. */
+  list(scope: ToolScope = {}): string[] {
+    return this.scopes.names(scope.agentId)
   }
 
-  has(name: string): boolean {
-    return this.registry.has(name)
+  has(name: string, scope: ToolScope = {}): boolean {
+    return this.scopes.get(name, scope.agentId) !== undefined
   }
 
   /** The checked, frozen definition of a registered tool. */
-  get(name: string): Readonly<ExecutableTool> | undefined {
-    return this.registry.get(name)?.definition
+  get(name: string, scope: ToolScope = {}): Readonly<ExecutableTool> | undefined {
+    return this.scopes.get(name, scope.agentId)?.definition
   }
 
   /** Names the model currently sees, code-unit order. */
-  visibleNames(): string[] {
-    return this.registry.names((entry) => this.registry.isVisible(entry))
+  visibleNames(scope: ToolScope = {}): string[] {
+    return this.scopes.names(scope.agentId, true)
   }
 
   /** Names registered with `shouldDefer` and without `alwaysLoad`, code-unit order (for `GenerateOptions.deferredTools`). */
@@ -140,9 +160,10 @@ export class ToolRuntime extends Service {
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
     const self = rawService(this)
     try {
-      const entry = typeof name === 'string' ? self.registry.get(name) : undefined
+      const agentId = options?.agentId
+      const entry = typeof name === 'string' ? self.scopes.get(name, agentId) : undefined
       if (!entry) {
-        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list())}`, isError: true }
+        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list({ agentId }))}`, isError: true }
       }
       let problems: string | undefined
       try {
@@ -172,8 +193,8 @@ export class ToolRuntime extends Service {
     return entry
   }
 
-  private changed(action: ToolChange['action'], name: string) {
-    this.emit('tools/change', { action, name })
+  private changed(action: ToolChange['action'], name: string, where: { agentId?: string } = {}) {
+    this.emit('tools/change', { action, name, ...where })
   }
 }
 
