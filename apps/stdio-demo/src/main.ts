@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { BootError, boot, runMain } from 'dsh-app-boot'
-import { servePiped, type Streams } from './piped.ts'
+import { openAgent } from './open-agent.ts'
+import { flushOut, watchClosed } from './output.ts'
+import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
 import type {} from './plugin.ts'
 
@@ -19,12 +21,22 @@ runMain(async () => {
     await app.dispose()
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
-  const agent = await demo.createAgent()
+  const agent = await openAgent(demo, app, file)
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
-  const serve = process.stdin.isTTY ? serveRepl : servePiped
-  serve(streams, demo, agent)
-    .then(() => app.dispose())
-    .then(() => process.exit(0), (error) => {
+  // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
+  const outputClosed = new AbortController()
+  watchClosed(process.stdout, () => outputClosed.abort(), (error) => outputClosed.abort(error))
+  const served = process.stdin.isTTY
+    ? serveRepl(streams, demo, agent).then(() => undefined)
+    : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
+  served
+    .then(async (failed) => {
+      await app.dispose()
+      await flushOut(process.stdout)
+      if (failed) process.stderr.write(`${failed}\n`)
+      process.exit(failed ? 1 : 0)
+    })
+    .catch((error) => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
       process.exit(1)
     })
