@@ -4,6 +4,7 @@ import type { Logger } from 'cordis'
 import type { AgentLoop } from 'dsh-agent-loop'
 import { AcpSessions } from './acp-sessions.ts'
 import { toRequestError } from './errors.ts'
+import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 
@@ -76,7 +77,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 
-  const connection = app.connect(stream)
+  const connection = app.connect(gateMessages(stream))
   const closed = connection.closed
     .catch((error) => logger.warn('connection closed with an error: %s', (error as Error)?.message ?? error))
     .then(() => sessions.closeAll())
