@@ -32,7 +32,8 @@ export function gateMessages(stream: Stream): Stream {
     async write(message) {
       await writer.write(message)
       const pending = pendingInitialize
-      if (pending && isRecord(message) && !('method' in message) && message.id === pending.id) {
+      const raw: unknown = message
+      if (pending && isRecord(raw) && !('method' in raw) && raw.id === pending.id) {
         pendingInitialize = undefined
         pending.release()
       }
@@ -56,10 +57,11 @@ export function gateMessages(stream: Stream): Stream {
           } as AnyMessage)
           continue
         }
-        if (isRecord(value) && value.method === 'initialize' && readableId(value.id)) {
+        const raw: unknown = value
+        if (isRecord(raw) && raw.method === 'initialize' && readableId(raw.id)) {
           let release!: () => void
           const answered = new Promise<void>((resolve) => (release = resolve))
-          pendingInitialize = { id: value.id, answered, release }
+          pendingInitialize = { id: raw.id, answered, release }
         }
         return controller.enqueue(value)
       }
