@@ -1,6 +1,8 @@
 import {
   checkHttpEndpoint,
   checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   httpEndpointSchema,
   httpTransportSchema,
   quoteValue,
@@ -74,7 +76,8 @@ export function resolveConfig(input: Partial<AnthropicConfig>): ResolvedAnthropi
     maxRetries: input.maxRetries ?? 0,
     headers: input.headers ?? {},
     toolUpdateBeta: input.toolUpdateBeta ?? DEFAULT_TOOL_UPDATE_BETA,
-    ...input.timeoutMs !== undefined && { timeoutMs: input.timeoutMs },
+    timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }
   checkHttpEndpoint(config, invalid)
   const models = resolveModels(input.models, invalid)

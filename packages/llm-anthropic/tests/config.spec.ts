@@ -1,7 +1,7 @@
 import { LlmError } from 'dsh-llm'
 import { configRefusal, drainStream, loadWithLlm, sampleRequest, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter, type AnthropicConfig } from '../src/index.ts'
+import AnthropicProvider, { AnthropicAdapterError, Config, createAnthropicAdapter, resolveConfig, type AnthropicConfig } from '../src/index.ts'
 import { reply, sendError, sendEvents } from './emulator.ts'
 import { setup } from './setup.ts'
 
@@ -77,6 +77,8 @@ describe('wrong config values are refused with the key named', () => {
     ['maxTokens fractional', { models: ['m'], maxTokens: 1.5 }, /maxTokens/],
     ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
     ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
+    ['idleTimeoutMs zero', { models: ['m'], idleTimeoutMs: 0 }, /idleTimeoutMs/],
+    ['idleTimeoutMs a string', { models: ['m'], idleTimeoutMs: '5s' }, /idleTimeoutMs/],
     ['headers with a credential', { models: ['m'], headers: { 'X-Api-Key': 'k' } }, /headers must not carry credentials \("X-Api-Key"\)/],
     ['toolUpdateBeta with a newline', { models: ['m'], toolUpdateBeta: 'a\nb' }, /toolUpdateBeta must be a header value/],
     ['toolUpdateBeta not a string', { models: ['m'], toolUpdateBeta: true }, /toolUpdateBeta/],
@@ -91,6 +93,11 @@ describe('wrong config values are refused with the key named', () => {
     expect(() => createAnthropicAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
       .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
     expect(() => createAnthropicAdapter({ models: [] })).toThrow(AnthropicAdapterError)
+  })
+
+  it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', () => {
+    expect(Config({ models: ['m'] } as never)).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
+    expect(resolveConfig({ models: ['m'] })).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
   })
 
   it('does not print an API key pasted into apiKeyEnv', async () => {

@@ -1,9 +1,9 @@
-import { lazyConnection, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import { lazyConnection, projectToolUpdates, withIdleTimeout, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { createClient } from './client.ts'
 import { resolveConfig, type OpenAIConfig } from './config.ts'
 import { OpenAIAdapterError } from './errors.ts'
-import { cancelled, requestFailure, streamFailure } from './failures.ts'
+import { cancelled, requestFailure, stalled, streamFailure } from './failures.ts'
 import { buildChatRequest } from './request.ts'
 import { ChatStreamReader } from './stream-reader.ts'
 
@@ -28,15 +28,21 @@ export function createOpenAIAdapter(input: Partial<OpenAIConfig>): LlmAdapter {
     const { client, site } = connect(model)
     if (signal?.aborted) throw cancelled(site)
     const body = buildChatRequest(options, projectToolUpdates(options, 'none'))
+    // aborted by the caller's signal or by the idle timeout, whichever comes first
+    const abandon = new AbortController()
     let chunks: AsyncIterable<ChatCompletionChunk>
     try {
-      chunks = await client.chat.completions.create(body, signal ? { signal } : undefined)
+      chunks = await client.chat.completions.create(body, { signal: signal ? AbortSignal.any([signal, abandon.signal]) : abandon.signal })
     } catch (error) {
       throw requestFailure(error, site, signal)
     }
     const reader = new ChatStreamReader()
+    const onStall = () => {
+      abandon.abort()
+      return stalled(site, reader.received, config.idleTimeoutMs!)
+    }
     try {
-      for await (const chunk of chunks) yield* reader.read(chunk)
+      for await (const chunk of withIdleTimeout(chunks, config.idleTimeoutMs!, onStall)) yield* reader.read(chunk)
     } catch (error) {
       throw streamFailure(error, site, reader.received, signal)
     }

@@ -1,6 +1,8 @@
 import {
   checkHttpEndpoint,
   checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   httpEndpointSchema,
   httpTransportSchema,
   quoteValue,
@@ -40,7 +42,8 @@ export function resolveConfig(input: Partial<OpenAIConfig>): OpenAIConfig {
     models: input.models ?? [],
     maxRetries: input.maxRetries ?? 0,
     headers: input.headers ?? {},
-    ...input.timeoutMs !== undefined && { timeoutMs: input.timeoutMs },
+    timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }
   checkHttpEndpoint(config, invalid)
   if (!Array.isArray(config.models) || config.models.length === 0) {

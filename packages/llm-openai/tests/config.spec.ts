@@ -1,7 +1,7 @@
 import { LlmError } from 'dsh-llm'
 import { configRefusal, drainStream, loadWithLlm, sampleRequest, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import OpenAIProvider, { createOpenAIAdapter, OpenAIAdapterError, type OpenAIConfig } from '../src/index.ts'
+import OpenAIProvider, { Config, createOpenAIAdapter, OpenAIAdapterError, resolveConfig, type OpenAIConfig } from '../src/index.ts'
 import { sendError, sendStream, textReply } from './emulator.ts'
 import { setup } from './setup.ts'
 
@@ -68,6 +68,8 @@ describe('wrong config values are refused with the key named', () => {
     ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
     ['maxRetries a string', { models: ['m'], maxRetries: 'twice' }, /maxRetries/],
     ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
+    ['idleTimeoutMs zero', { models: ['m'], idleTimeoutMs: 0 }, /idleTimeoutMs/],
+    ['idleTimeoutMs a string', { models: ['m'], idleTimeoutMs: '5s' }, /idleTimeoutMs/],
     ['headers with a credential', { models: ['m'], headers: { Authorization: 'Bearer x' } }, /headers must not carry credentials \("Authorization"\)/],
     ['header value not a string', { models: ['m'], headers: { 'x-a': 1 } }, /headers/],
   ]
@@ -76,6 +78,11 @@ describe('wrong config values are refused with the key named', () => {
       expect(await refusal(config)).toMatch(message)
     })
   }
+
+  it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', () => {
+    expect(Config({ models: ['m'] } as never)).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
+    expect(resolveConfig({ models: ['m'] })).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
+  })
 
   it('does not print an API key pasted into apiKeyEnv', async () => {
     const message = await refusal({ apiKeyEnv: 'sk-live-abcdef0123456789', models: ['m'] })

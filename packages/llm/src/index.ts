@@ -30,6 +30,8 @@ export { AdapterPlugin } from './adapter-plugin.ts'
 export {
   checkHttpEndpoint,
   checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   httpEndpointSchema,
   httpTransportSchema,
   type HttpEndpointConfig,
@@ -37,6 +39,7 @@ export {
   type HttpTransportConfig,
 } from './http/config.ts'
 export { lazyConnection, type LazyConnectionOptions } from './http/connect.ts'
+export { withIdleTimeout } from './http/idle-timeout.ts'
 export { HttpAdapterError, type HttpAdapterErrorCode, type HttpAdapterErrorDetails } from './http/error.ts'
 export {
   failureMapper,
