@@ -24,7 +24,9 @@ Options:
   --json         Print one JSON object on stdout instead of text.
   --settle <ms>  Quiet time to wait after the last tools/change before assembling (default ${DEFAULT_SETTLE_MS});
                  delayed dsh-tools-static registrations are always awaited.
-  -h, --help     Print this text.`
+  -h, --help     Print this text.
+
+Exit status: 0 done (diff: identical); diff: 1 the prefixes differ, 2 trouble (like diff(1)); inspect: 1 trouble.`
 
 const COMMANDS = ['inspect', 'diff']
 const OPTIONS = ['--json', '--settle', '--help', '-h']

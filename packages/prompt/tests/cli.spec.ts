@@ -16,7 +16,6 @@ describe('dsh-prompt arguments', () => {
     [['frob'], /^unknown command "frob"; valid commands: inspect, diff/],
     [['inspect'], /^inspect takes one app file, got none/],
     [['inspect', 'a.yml', 'b.yml'], /^inspect takes one app file, got 2 \("a\.yml" "b\.yml"\)/],
-    [['diff', 'a.yml'], /^diff takes two inputs, got 1/],
     [['inspect', 'a.yml', '--verbose'], /^unknown option "--verbose"; valid options: --json, --settle <ms>, --help/],
     [['inspect', 'a.yml', '--settle', 'soon'], /^--settle expects a whole number of milliseconds from 0 to 600000, got "soon"/],
     [['inspect', 'a.yml', '--settle'], /^--settle needs a value in milliseconds/],
@@ -27,6 +26,12 @@ describe('dsh-prompt arguments', () => {
     expect(stdout).toBe('')
     expect(stderr.split('\n')).toHaveLength(2)
     expect(stderr).toMatch(message)
+  })
+
+  it('exits 2 on a usage error of diff, so 1 only ever means "the prefixes differ"', async () => {
+    const { code, stderr } = await runBin(['diff', 'a.yml'], await tempDir())
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^diff takes two inputs, got 1/)
   })
 
   it('parses both commands and their options', () => {
