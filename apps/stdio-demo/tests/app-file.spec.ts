@@ -21,4 +21,15 @@ describe('hostile app files, through the executable', () => {
     expect(result).toMatchObject({ code: 1, stdout: '' })
     expect(result.stderr).toMatch(/^.*app\.yml: entry "app" \(dsh-stdio-demo\): invalid config: unknown key \$\.__proto__; valid keys: .*\n$/)
   })
+
+  it('fails the boot when the API-key variable of a model entry is unset, naming the variable and the entry', async () => {
+    const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: deepseek-chat } }',
+      '- { id: deepseek, name: dsh-llm-openai, config: { baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: DSH_TEST_UNSET_DEEPSEEK_KEY, models: [deepseek-chat] } }',
+    ].join('\n') + '\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: entry "deepseek" (dsh-llm-openai): failed to start: environment variable DSH_TEST_UNSET_DEEPSEEK_KEY is not set `
+      + '(needed by dsh-llm-openai for model deepseek-chat); export it, or disable this entry\n')
+  })
 })

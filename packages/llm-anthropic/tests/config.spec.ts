@@ -5,7 +5,18 @@ import AnthropicProvider, { AnthropicAdapterError, Config, createAnthropicAdapte
 import { reply, sendError, sendEvents } from './emulator.ts'
 import { setup } from './setup.ts'
 
-const load = (config: Record<string, unknown>) => loadWithLlm(AnthropicProvider, config)
+// plugins refuse to start without their key; these checks are about the config
+const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
+  const prior = process.env.ANTHROPIC_API_KEY
+  process.env.ANTHROPIC_API_KEY = 'sk-config-test'
+  try {
+    return await body()
+  } finally {
+    if (prior === undefined) delete process.env.ANTHROPIC_API_KEY
+    else process.env.ANTHROPIC_API_KEY = prior
+  }
+}
+const load = (config: Record<string, unknown>) => withDefaultKey(() => loadWithLlm(AnthropicProvider, config))
 const refusal = (config: Record<string, unknown>) => configRefusal(AnthropicProvider, config)
 
 describe('plugin', () => {

@@ -1,5 +1,5 @@
 import { LlmError } from 'dsh-llm'
-import { adapterCause, drainStream, exposedText, loadWithLlm, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
+import { adapterCause, configRefusal, drainStream, exposedText, loadWithLlm, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider, { AnthropicAdapterError } from '../src/index.ts'
 import { frame, messageStart, reply, sendError, sendEvents } from './emulator.ts'
@@ -12,30 +12,33 @@ const textStart = { type: 'content_block_start', index: 0, content_block: { type
 const textDelta = (text: string) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })
 
 describe('API key', () => {
-  it('fails with a message naming the variable and sends no request when it is not set', async () => {
-    const server = await startLoopback((_, res) => sendEvents(res, reply({ text: 'never' })))
-    const { ctx } = await loadWithLlm(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat'] })
+  it('refuses to start when the variable is not set, naming it and the models', async () => {
+    const message = await configRefusal(AnthropicProvider, { apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat', 'other'] })
+    expect(message).toBe('environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by dsh-llm-anthropic for models deepseek-chat, other); export it, or disable this entry')
+  })
+
+  it('refuses to start when the variable is set but empty', async () => {
+    process.env.DSH_TEST_EMPTY_KEY = ''
     try {
-      const error = await streamError(ctx, sampleRequest({ model: 'deepseek-chat' }))
-      expect(error.message).toContain('environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by dsh-llm-anthropic for model deepseek-chat)')
-      expect(cause(error).code).toBe('MISSING_API_KEY')
-      expect(server.requests).toHaveLength(0)
+      const message = await configRefusal(AnthropicProvider, { apiKeyEnv: 'DSH_TEST_EMPTY_KEY', models: ['m'] })
+      expect(message).toContain('environment variable DSH_TEST_EMPTY_KEY is empty (needed by dsh-llm-anthropic for model m)')
     } finally {
-      await server.close()
+      delete process.env.DSH_TEST_EMPTY_KEY
     }
   })
 
-  it('reads the key at the first request, not when the plugin loads', async () => {
-    const server = await startLoopback((_, res) => sendEvents(res, reply({ text: 'ok' })))
-    const name = 'DSH_TEST_LATE_ANTHROPIC_KEY'
-    delete process.env[name]
+  it('fails a request before sending anything when the variable is removed after the start', async () => {
+    const server = await startLoopback((_, res) => sendEvents(res, reply({ text: 'never' })))
+    const name = 'DSH_TEST_VANISHING_KEY'
+    process.env[name] = 'sk-vanishing'
     const { ctx } = await loadWithLlm(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] })
-    process.env[name] = 'sk-ant-late'
+    delete process.env[name]
     try {
-      await drainStream(ctx, sampleRequest({ model: 'm' }))
-      expect(server.requests[0].headers.authorization).toBe('Bearer sk-ant-late')
+      const error = await streamError(ctx, sampleRequest({ model: 'm' }))
+      expect(error.message).toContain(`environment variable ${name} is not set`)
+      expect(cause(error).code).toBe('MISSING_API_KEY')
+      expect(server.requests).toHaveLength(0)
     } finally {
-      delete process.env[name]
       await server.close()
     }
   })

@@ -5,7 +5,18 @@ import OpenAIProvider, { Config, createOpenAIAdapter, OpenAIAdapterError, resolv
 import { sendError, sendStream, textReply } from './emulator.ts'
 import { setup } from './setup.ts'
 
-const load = (config: Record<string, unknown>) => loadWithLlm(OpenAIProvider, config)
+// plugins refuse to start without their key; these checks are about the config
+const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
+  const prior = process.env.OPENAI_API_KEY
+  process.env.OPENAI_API_KEY = 'sk-config-test'
+  try {
+    return await body()
+  } finally {
+    if (prior === undefined) delete process.env.OPENAI_API_KEY
+    else process.env.OPENAI_API_KEY = prior
+  }
+}
+const load = (config: Record<string, unknown>) => withDefaultKey(() => loadWithLlm(OpenAIProvider, config))
 const refusal = (config: Record<string, unknown>) => configRefusal(OpenAIProvider, config)
 
 describe('plugin', () => {
@@ -91,7 +102,7 @@ describe('wrong config values are refused with the key named', () => {
 
   it('refuses a model another adapter already serves', async () => {
     const { ctx } = await load({ models: ['shared'] })
-    await expect(ctx.plugin(OpenAIProvider, { models: ['shared'] } as OpenAIConfig)).rejects.toThrow(/model "shared" is already served/)
+    await expect(withDefaultKey(async () => ctx.plugin(OpenAIProvider, { models: ['shared'] } as OpenAIConfig))).rejects.toThrow(/model "shared" is already served/)
   })
 
   it('validates the same way when the adapter is built without Cordis', () => {

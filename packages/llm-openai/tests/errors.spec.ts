@@ -1,5 +1,5 @@
 import { LlmError } from 'dsh-llm'
-import { adapterCause, drainStream, exposedText, loadWithLlm, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
+import { adapterCause, configRefusal, drainStream, exposedText, loadWithLlm, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider, { OpenAIAdapterError } from '../src/index.ts'
 import { chunk, sendError, sendStream, textReply, toolCallReply } from './emulator.ts'
@@ -9,44 +9,33 @@ import { setup } from './setup.ts'
 const cause = (error: Error) => adapterCause<OpenAIAdapterError>(error)
 
 describe('API key', () => {
-  it('fails with a message naming the variable and sends no request when it is not set', async () => {
-    const server = await startLoopback((_, res) => sendStream(res, textReply('never')))
-    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat'] })
+  it('refuses to start when the variable is not set, naming it and the models', async () => {
+    const message = await configRefusal(OpenAIProvider, { apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat', 'other'] })
+    expect(message).toBe('environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by dsh-llm-openai for models deepseek-chat, other); export it, or disable this entry')
+  })
+
+  it('refuses to start when the variable is set but empty', async () => {
+    process.env.DSH_TEST_EMPTY_KEY = ''
     try {
-      const error = await streamError(ctx, sampleRequest({ model: 'deepseek-chat' }))
-      expect(error.message).toContain('environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by dsh-llm-openai for model deepseek-chat)')
+      const message = await configRefusal(OpenAIProvider, { apiKeyEnv: 'DSH_TEST_EMPTY_KEY', models: ['m'] })
+      expect(message).toContain('environment variable DSH_TEST_EMPTY_KEY is empty (needed by dsh-llm-openai for model m)')
+    } finally {
+      delete process.env.DSH_TEST_EMPTY_KEY
+    }
+  })
+
+  it('fails a request before sending anything when the variable is removed after the start', async () => {
+    const server = await startLoopback((_, res) => sendStream(res, textReply('never')))
+    const name = 'DSH_TEST_VANISHING_KEY'
+    process.env[name] = 'sk-vanishing'
+    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] })
+    delete process.env[name]
+    try {
+      const error = await streamError(ctx, sampleRequest({ model: 'm' }))
+      expect(error.message).toContain(`environment variable ${name} is not set`)
       expect(cause(error).code).toBe('MISSING_API_KEY')
       expect(server.requests).toHaveLength(0)
     } finally {
-      await server.close()
-    }
-  })
-
-  it('reads the key at the first request, not when the plugin loads', async () => {
-    const server = await startLoopback((_, res) => sendStream(res, textReply('ok')))
-    const name = 'DSH_TEST_LATE_OPENAI_KEY'
-    delete process.env[name]
-    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: name, models: ['m'] })
-    process.env[name] = 'sk-late-key'
-    try {
-      await drainStream(ctx, sampleRequest({ model: 'm' }))
-      expect(server.requests[0].headers.authorization).toBe('Bearer sk-late-key')
-    } finally {
-      delete process.env[name]
-      await server.close()
-    }
-  })
-
-  it('says when the variable is set but empty', async () => {
-    const server = await startLoopback((_, res) => sendStream(res, textReply('never')))
-    process.env.DSH_TEST_EMPTY_OPENAI_KEY = ''
-    const { ctx } = await loadWithLlm(OpenAIProvider, { baseURL: server.origin, apiKeyEnv: 'DSH_TEST_EMPTY_OPENAI_KEY', models: ['m'] })
-    try {
-      const error = await streamError(ctx, sampleRequest({ model: 'm' }))
-      expect(error.message).toContain('environment variable DSH_TEST_EMPTY_OPENAI_KEY is empty')
-      expect(server.requests).toHaveLength(0)
-    } finally {
-      delete process.env.DSH_TEST_EMPTY_OPENAI_KEY
       await server.close()
     }
   })

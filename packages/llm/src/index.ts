@@ -38,7 +38,7 @@ export {
   type HttpEndpointDefaults,
   type HttpTransportConfig,
 } from './http/config.ts'
-export { lazyConnection, type LazyConnectionOptions } from './http/connect.ts'
+export { lazyConnection, requireApiKey, type LazyConnectionOptions } from './http/connect.ts'
 export { withIdleTimeout } from './http/idle-timeout.ts'
 export { HttpAdapterError, type HttpAdapterErrorCode, type HttpAdapterErrorDetails } from './http/error.ts'
 export {
