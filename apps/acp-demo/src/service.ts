@@ -11,7 +11,8 @@ declare module 'cordis' {
   }
 }
 
-const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+/** The package version: `agentInfo.version` and `--version`. */
+export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
 /** The running app: its parsed config, and `serve()` to speak ACP on a stream with the spine's agents. */
 export class AcpDemo extends Service {

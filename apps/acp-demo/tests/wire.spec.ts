@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods } from '@agentclientprotocol/sdk'
-import { appFolder, appYaml, drive, messageText, prompt, until, type Driven } from './harness.ts'
+import { readFileSync } from 'node:fs'
+import { appFolder, appYaml, drive, messageText, prompt, spawnApp, until, type Driven } from './harness.ts'
 
 const running: Driven[] = []
 function start(file: string): Driven {
@@ -58,5 +59,23 @@ describe('the ACP wire', () => {
     // and the connection still works
     const init = await agent.connection.agent.request(methods.agent.initialize, { protocolVersion: 1 })
     expect(init.protocolVersion).toBe(1)
+  })
+})
+
+describe('command line', () => {
+  it('--version prints the version on stdout instead of reading a file by that name', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    for (const flag of ['--version', '-V']) {
+      const app = spawnApp([flag])
+      expect(await app.exited).toBe(0)
+      expect(app.stdout()).toBe(`dsh-acp-demo ${version}\n`)
+      expect(app.stderr()).toBe('')
+    }
+  })
+
+  it('--help lists every option', async () => {
+    const app = spawnApp(['--help'])
+    expect(await app.exited).toBe(0)
+    for (const part of ['config.yml', '-h, --help', '-V, --version', 'DSH_LOG_LEVEL']) expect(app.stderr()).toContain(part)
   })
 })

@@ -6,9 +6,11 @@ import type { StdioDemo } from './plugin.ts'
 export type CommandResult = { text: string } | { exit: true }
 
 export const HELP = [
-  '/tools   the tools of the next request, in the order the model sees them',
-  '/prompt  the system prompt of the next request',
-  '/exit    leave (Ctrl-D works too)',
+  '/tools              the tools of the next request, in the order the model sees them',
+  '/prompt             the system prompt of the next request',
+  '/call NAME {json}   (offline scripted model) ask the model to call tool NAME with these arguments',
+  '/help               this list',
+  '/exit               leave (Ctrl-D works too)',
   'Anything else is sent to the model.',
 ].join('\n')
 

@@ -4,16 +4,16 @@ import { openAgent } from './open-agent.ts'
 import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
+import { parseInvocation } from './usage.ts'
 import type {} from './plugin.ts'
 
-const USAGE = 'usage: dsh-stdio-demo [app.yml]   (default: the cordis.yml shipped with the app)\n'
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 
 runMain(async () => {
-  const args = process.argv.slice(2)
-  if (args[0] === '-h' || args[0] === '--help') return void process.stdout.write(USAGE)
-  if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one app file, got ${args.length} arguments\n${USAGE}`)
-  const file = args[0] ?? DEFAULT_FILE
+  const invocation = parseInvocation(process.argv.slice(2))
+  if ('print' in invocation) return void process.stdout.write(invocation.print)
+  if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error.trimEnd())
+  const file = invocation.file ?? DEFAULT_FILE
 
   const app = await boot({ file, resolve: (name) => import.meta.resolve(name) })
   const demo = app.ctx.get('stdioDemo')
