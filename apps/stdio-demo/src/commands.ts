@@ -1,4 +1,4 @@
-import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
 import type { ToolSchema } from 'dsh-system-prompt'
 import type { StdioDemo } from './plugin.ts'
 
@@ -35,14 +35,12 @@ export function formatToolList(tools: readonly ToolSchema[]): string {
   return [head, ...tools.map((tool, index) => `${index + 1}. ${tool.name} — ${oneLine(tool.description, 100)}`)].join('\n')
 }
 
-/** The line shown for a tool call or a tool result, or undefined for other updates. */
-export function formatActivity(update: AgentUpdate): string | undefined {
+/** The line shown for a tool call, a tool result or a tool-list change, or undefined for other updates. */
+export function formatActivity(update: AgentUpdate, locale: NoticeLocale = noticeLocale()): string | undefined {
   if (update.type === 'tool-call') return `→ ${update.name} ${JSON.stringify(update.arguments)}`
   if (update.type === 'tool-result') return `← ${update.isError ? '(error) ' : ''}${oneLine(update.output, 200)}`
-  if (update.type === 'tools-changed') {
-    const parts = [...update.added.map((name) => `+${name}`), ...update.removed.map((name) => `-${name}`)]
-    return `(tools changed: ${parts.join(' ')})`
-  }
+  // the context notice of the developer message the loop logged: the model is told at this step
+  if (update.type === 'tools-changed') return `(${toolChangeNotice(update, locale)})`
   return undefined
 }
 

@@ -47,10 +47,10 @@ export class App {
   private readonly exited: Promise<Exit>
   private readonly child: ChildProcessWithoutNullStreams
 
-  constructor(args: string[], options: { cwd?: string } = {}) {
+  constructor(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
     this.child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, DSH_LOG_LEVEL: '' },
+      env: { ...process.env, DSH_LOG_LEVEL: '', ...options.env },
     })
     const wake = () => { for (const waiter of this.waiters.splice(0)) waiter() }
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => { this.stdout += chunk; wake() })
