@@ -1,7 +1,7 @@
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
-import type { AgentLoop } from 'dsh-agent-loop'
+import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
 import { AcpSessions } from './acp-sessions.ts'
 import { toRequestError } from './errors.ts'
 import { gateMessages } from './message-gate.ts'
@@ -34,6 +34,12 @@ export function initializeResponse(info: Implementation): InitializeResponse {
   }
 }
 
+// `clientCapabilities.session.notices: {}` says the client can present `notice` session updates
+function clientPresentsNotices(capabilities: unknown): boolean {
+  const session = (capabilities as { session?: { notices?: unknown } } | undefined)?.session
+  return session?.notices !== undefined && session.notices !== null
+}
+
 // the SDK turns any other thrown value into "Internal error"; ours keep their message
 function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promise<R> {
   return async (context) => {
@@ -52,8 +58,12 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { loop, info, logger } = options
   const sessions = new AcpSessions(loop)
+  let notices: { locale: NoticeLocale } | undefined
   const app = agent({ name: info.name })
-    .onRequest(methods.agent.initialize, () => initializeResponse(info))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
+      return initializeResponse(info)
+    })
     .onRequest(methods.agent.session.new, guard(async ({ params }) => {
       if (params.mcpServers.length) {
         logger.warn('session/new: ignoring %d MCP server(s); this agent does not connect to MCP servers', params.mcpServers.length)
@@ -68,6 +78,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       return sessions.track(runPromptTurn(target, text, {
         signal,
         logger,
+        notices,
         send: (update) => client.notify(methods.client.session.update, { sessionId: target.id, update }),
       }))
     }))
