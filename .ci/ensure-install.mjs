@@ -1,9 +1,11 @@
-// Installs the workspace with the pinned pnpm when node_modules is missing or older than the lockfile.
+// Installs the workspace with the pinned pnpm when node_modules is missing or older than the lockfile,
+// then builds the packages when a dist is missing or stale (ensure-build.mjs).
 // Only Node and npm are assumed; pnpm's output goes to stderr so piped demo output stays clean.
 import { spawnSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensureBuild } from './ensure-build.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const marker = join(root, 'node_modules', '.modules.yaml')
@@ -23,3 +25,5 @@ if (!fresh) {
     process.exit(result.status ?? 1)
   }
 }
+
+if (!ensureBuild(root)) process.exit(1)

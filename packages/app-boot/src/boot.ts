@@ -1,3 +1,5 @@
+/// <reference types="@cordisjs/plugin-loader" preserve="true" />
+// (kept in the emitted declarations: `Fiber<Context>` in this API is generic only with the loader's augmentation)
 import { dirname, resolve as resolvePath } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from 'cordis'

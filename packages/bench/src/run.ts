@@ -14,7 +14,8 @@ const results: Record<string, number> = {}
 const targets: Record<string, number> = {}
 for (const name of modules) {
   if (only && only !== name) continue
-  const file = new URL(`./${name}.ts`, import.meta.url)
+  // `.ts` under tsx from src/, `.js` when built
+  const file = new URL(`./${name}${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url)
   if (!existsSync(fileURLToPath(file))) continue
   const mod = await import(file.href)
   if (!json) process.stderr.write(`bench: ${name}…\n`)

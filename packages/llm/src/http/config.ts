@@ -35,7 +35,7 @@ export interface HttpEndpointDefaults {
 }
 
 /** Schema fields of `HttpEndpointConfig`, for an adapter's `Schema.object`. */
-export function httpEndpointSchema(defaults: HttpEndpointDefaults) {
+export function httpEndpointSchema(defaults: HttpEndpointDefaults): { baseURL: Schema<string>; apiKeyEnv: Schema<string> } {
   return {
     baseURL: Schema.string().default(defaults.baseURL).description(defaults.baseURLDescription),
     apiKeyEnv: Schema.string().default(defaults.apiKeyEnv)
@@ -44,7 +44,11 @@ export function httpEndpointSchema(defaults: HttpEndpointDefaults) {
 }
 
 /** Schema fields of `HttpTransportConfig`, for an adapter's `Schema.object`. */
-export function httpTransportSchema() {
+export function httpTransportSchema(): {
+  maxRetries: Schema<number>
+  timeoutMs: Schema<number | undefined>
+  headers: Schema<Record<string, string>>
+} {
   return {
     maxRetries: Schema.natural().default(0).description('Retries the SDK makes on 408/409/429/5xx and connection errors.'),
     timeoutMs: Schema.number().min(1).default(DEFAULT_TIMEOUT_MS)
