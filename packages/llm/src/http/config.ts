@@ -39,7 +39,7 @@ export function httpEndpointSchema(defaults: HttpEndpointDefaults): { baseURL: S
   return {
     baseURL: Schema.string().default(defaults.baseURL).description(defaults.baseURLDescription),
     apiKeyEnv: Schema.string().default(defaults.apiKeyEnv)
-      .description('NAME of the environment variable that holds the API key; read at the first request.'),
+      .description('NAME of the environment variable that holds the API key; an unset or empty variable fails the plugin start.'),
   }
 }
 
@@ -47,6 +47,7 @@ export function httpEndpointSchema(defaults: HttpEndpointDefaults): { baseURL: S
 export function httpTransportSchema(): {
   maxRetries: Schema<number>
   timeoutMs: Schema<number | undefined>
+  idleTimeoutMs: Schema<number | undefined>
   headers: Schema<Record<string, string>>
 } {
   return {
