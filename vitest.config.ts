@@ -1,13 +1,37 @@
 import { defineConfig } from 'vitest/config'
 
+// Specs named *.pg.spec.ts need a PostgreSQL server: they run in their own project, whose global setup
+// starts one throwaway cluster per run (or uses DSH_TEST_PG_URL), and only when such a spec is selected.
+const PG_SPECS = ['packages/*/tests/**/*.pg.spec.ts', 'apps/*/tests/**/*.pg.spec.ts', 'tests/**/*.pg.spec.ts']
+
 export default defineConfig({
   // workspace packages export `source` (src/*.ts) next to their built dist/: tests run the sources
   ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
   test: {
-    include: ['packages/*/tests/**/*.spec.ts', 'apps/*/tests/**/*.spec.ts', 'tests/**/*.spec.ts'],
     globalSetup: ['.ci/vitest-build.mjs'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    server: { deps: { inline: ['@cordisjs/plugin-loader'] } },
+    // eventsource and eventsource-parser (imported by @modelcontextprotocol/sdk) export a `source` condition
+    // of their own (.ts files); inlined with the SDK, vite transforms them instead of handing Node a .ts path
+    server: { deps: { inline: ['@cordisjs/plugin-loader', '@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dsh',
+          include: ['packages/*/tests/**/*.spec.ts', 'apps/*/tests/**/*.spec.ts', 'tests/**/*.spec.ts'],
+          exclude: ['**/node_modules/**', ...PG_SPECS],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: PG_SPECS,
+          globalSetup: ['.ci/vitest-build.mjs', 'packages/session-postgres/tests/global-setup.ts'],
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 })

@@ -26,6 +26,14 @@ const read = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')
 const manifests = new Map<string, Manifest>(folders.map((folder) => [folder, read(`${folder}/package.json`)]))
 const folderOf = new Map([...manifests].map(([folder, manifest]) => [manifest.name, folder]))
 
+/** Whether any file under the package's src/ imports `name` (or a subpath of it). */
+function importsFromSource(folder: string, name: string): boolean {
+  const pattern = new RegExp(`from '${name}(/[^']*)?'|import\\('${name}(/[^']*)?'\\)`)
+  const walk = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { withFileTypes: true }).some((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.ts') && pattern.test(readFileSync(join(dir, entry.name), 'utf8')))
+  return walk(join(ROOT, folder, 'src'))
+}
+
 /** The wiring mistakes of one package, as sentences; empty when it is wired like every other. */
 function problems(folder: string): string[] {
   const manifest = manifests.get(folder)!
@@ -64,7 +72,8 @@ function problems(folder: string): string[] {
 
   const isApp = folder.startsWith('apps/')
   for (const singleton of SINGLETONS) {
-    const uses = [manifest.dependencies, manifest.peerDependencies, manifest.devDependencies].some((deps) => deps?.[singleton])
+    // a package whose built code never imports the singleton (a test-only devDependency) has nothing to share
+    const uses = Boolean(manifest.dependencies?.[singleton] || manifest.peerDependencies?.[singleton]) || importsFromSource(folder, singleton)
     if (!uses || isApp) continue
     if (manifest.dependencies?.[singleton]) found.push(`lists ${singleton} under "dependencies"; a plugin package takes it as a peer so its host keeps one copy`)
     if (!manifest.peerDependencies?.[singleton]) found.push(`must list ${singleton} under "peerDependencies"`)

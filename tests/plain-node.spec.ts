@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,9 +15,17 @@ const app = mkdtempSync(join(tmpdir(), 'dsh-plain-node-'))
 
 function setUpApp() {
   const modules = join(app, 'node_modules')
-  mkdirSync(join(modules, 'dsh-system-prompt'), { recursive: true })
-  cpSync(join(PACKAGE, 'package.json'), join(modules, 'dsh-system-prompt', 'package.json'))
-  cpSync(join(PACKAGE, 'dist'), join(modules, 'dsh-system-prompt', 'dist'), { recursive: true })
+  // the package and the workspace packages it depends on, each as a publish would ship it
+  const install = (folder: string) => {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
+    mkdirSync(join(modules, manifest.name), { recursive: true })
+    cpSync(join(folder, 'package.json'), join(modules, manifest.name, 'package.json'))
+    cpSync(join(folder, 'dist'), join(modules, manifest.name, 'dist'), { recursive: true })
+    for (const [name, version] of Object.entries<string>(manifest.dependencies ?? {})) {
+      if (version.startsWith('workspace:')) install(realpathSync(join(folder, 'node_modules', name)))
+    }
+  }
+  install(PACKAGE)
   for (const peer of ['cordis', 'schemastery']) symlinkSync(realpathSync(join(PACKAGE, 'node_modules', peer)), join(modules, peer), 'dir')
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'host-app', private: true, type: 'module' }))
   writeFileSync(join(app, 'main.js'), [

@@ -1,8 +1,9 @@
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
-import type { AgentConnection, Implementation, InitializeResponse, Stream } from '@agentclientprotocol/sdk'
+import type { AgentConnection, Implementation, InitializeResponse, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
 import { AcpSessions } from './acp-sessions.ts'
+import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { toRequestError } from './errors.ts'
 import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
@@ -12,6 +13,8 @@ export interface AcpAgentOptions {
   loop: AgentLoop
   info: Implementation
   logger: Logger
+  /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
+  ready?: () => Promise<unknown>
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -57,34 +60,42 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
  */
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { loop, info, logger } = options
+  const ready = options.ready ?? (() => Promise.resolve())
   const sessions = new AcpSessions(loop)
   let notices: { locale: NoticeLocale } | undefined
+  /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
+  const advertised = new Map<string, Promise<void>>()
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, ({ params }) => {
       notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
       return initializeResponse(info)
     })
-    .onRequest(methods.agent.session.new, guard(async ({ params }) => {
+    .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       if (params.mcpServers.length) {
         logger.warn('session/new: ignoring %d MCP server(s); this agent does not connect to MCP servers', params.mcpServers.length)
       }
       const created = await sessions.open()
       logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
+      // After the response, so the client knows the session the update names; a prompt waits for it, so it
+      // always comes before the session's first turn.
+      advertised.set(created.id, new Promise<void>((resolve) => setTimeout(resolve)).then(() => client.notify(methods.client.session.update, {
+        sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
+      })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, (error as Error)?.message ?? error)))
       return { sessionId: created.id }
     }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
-      return sessions.track(runPromptTurn(target, text, {
-        signal,
-        logger,
-        notices,
-        send: (update) => client.notify(methods.client.session.update, { sessionId: target.id, update }),
-      }))
+      await advertised.get(target.id)
+      // the first turn waits until every tool source has started (or the startup timeout passed)
+      if (await sessions.untilReady(target.id, ready()) === 'cancelled') return { stopReason: 'cancelled' as const }
+      const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
+      if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
+      return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send }))
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)
-      if (target) target.cancel()
+      if (target) sessions.cancel(target.id)
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 

@@ -5,6 +5,7 @@ import { AcpDemoError } from './errors.ts'
 export class AcpSessions {
   private readonly agents = new Map<string, Agent>()
   private readonly turns = new Set<Promise<void>>()
+  private readonly waiting = new Map<string, Set<() => void>>()
 
   constructor(private readonly loop: AgentLoop) {}
 
@@ -26,6 +27,28 @@ export class AcpSessions {
     return this.agents.get(sessionId)
   }
 
+  /**
+   * Waits for `ready` on behalf of a prompt of session `sessionId`; resolves `'cancelled'` instead when
+   * the session is cancelled (or the connection closes) first.
+   */
+  async untilReady(sessionId: string, ready: Promise<unknown>): Promise<'ready' | 'cancelled'> {
+    let cancel!: () => void
+    const cancelled = new Promise<'cancelled'>((resolve) => { cancel = () => resolve('cancelled') })
+    const waiters = this.waiting.get(sessionId) ?? new Set()
+    this.waiting.set(sessionId, waiters.add(cancel))
+    try {
+      return await Promise.race([ready.then(() => 'ready' as const), cancelled])
+    } finally {
+      waiters.delete(cancel)
+    }
+  }
+
+  /** `session/cancel`: ends the prompts still waiting for readiness and cancels the running turn. */
+  cancel(sessionId: string): void {
+    for (const cancel of this.waiting.get(sessionId) ?? []) cancel()
+    this.agents.get(sessionId)?.cancel()
+  }
+
   /** Remembers a running turn, so `closeAll()` can wait until its end is in the session log. */
   track<T>(turn: Promise<T>): Promise<T> {
     const settled = turn.then(() => {}, () => {})
@@ -41,6 +64,7 @@ export class AcpSessions {
   async closeAll(): Promise<void> {
     const agents = [...this.agents.values()]
     this.agents.clear()
+    for (const waiters of this.waiting.values()) for (const cancel of waiters) cancel()
     for (const agent of agents) agent.cancel()
     await Promise.all(this.turns)
     await Promise.all(agents.map((agent) => this.loop.removeAgent(agent.id)))

@@ -2,7 +2,7 @@ import { resolve as resolvePath } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { ndJsonStream } from '@agentclientprotocol/sdk'
-import { BootError, boot, runMain } from 'dsh-app-boot'
+import { BootError, runMain, startApp } from 'dsh-app-boot'
 import { VERSION } from './service.ts'
 import { guardStdout } from './stdout-guard.ts'
 
@@ -30,22 +30,38 @@ function drainStdout(): Promise<void> {
   return new Promise((resolve) => process.stdout.write('', () => resolve()))
 }
 
-runMain(async () => {
+runMain(async (stopWith) => {
   if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one argument (the app file), got ${args.length}\n${USAGE}`)
   const file = args[0] === undefined ? fileURLToPath(new URL('../cordis.yml', import.meta.url)) : resolvePath(args[0])
-  const app = await boot({ file, resolve: (name) => import.meta.resolve(name) })
-  const service = app.ctx.get('acpDemo')
+  // serve as soon as the app plugin is up: `initialize` answers while tool sources still start, and
+  // prompts wait for readiness (see AcpDemo.serve)
+  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
+  stopWith(app)
+  const service = await app.whenProvided('acpDemo')
   if (!service) {
+    await app.ready
     await app.dispose()
     throw new BootError('MISSING_SERVICE',
       `${file}: no entry runs the app plugin; add one like { id: app, name: dsh-acp-demo, config: { ... } }`)
   }
+  let clientLeft = false
+  let bootFailed = false
+  process.stdin.once('end', () => { clientLeft = true })
   const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>)
   const serving = service.serve(stream)
   // the editor closing stdin ends the app: flush the session logs and the last protocol bytes, then leave
-  serving.closed.then(() => app.dispose()).then(drainStdout).then(() => process.exit(0), (error) => {
+  serving.closed.then(() => app.dispose()).then(drainStdout).then(() => { if (!bootFailed) process.exit(0) }, (error) => {
     process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
     process.exit(1)
   })
+  // a failed startup is one BootError on stderr and exit 1, even after `initialize` was answered; an
+  // editor that leaves while the app starts just ends it
+  try {
+    await app.ready
+  } catch (error) {
+    if (clientLeft) return app
+    bootFailed = true
+    throw error
+  }
   return app
 })

@@ -1,4 +1,5 @@
 import type { Context } from 'cordis'
+import { forwardConfig } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import { AcpDemo } from './service.ts'
@@ -22,10 +23,9 @@ export const Config: Schema<AcpDemoConfig> = Schema.intersect([
 
 export const name = 'acp-demo'
 
-/** What the app hands to the spine: every spine key, `toolOrder` only when it is set. */
+/** What the app hands to the spine: the keys its schema declares (none of the app's own); absent stays absent. */
 export function spineConfigOf(config: AcpDemoConfig): SpineConfig {
-  const { agentName: _name, agentTitle: _title, toolOrder, ...spine } = config
-  return toolOrder === undefined ? spine : { ...spine, toolOrder }
+  return forwardConfig<SpineConfig>(SpineSchema, config)
 }
 
 /** Mounts the spine, then the `acpDemo` service that serves ACP connections. Touches no process stdio. */

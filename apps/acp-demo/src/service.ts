@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Context, Service } from 'cordis'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
+import type {} from 'dsh-app-boot'
 import { serveAcp, type AcpServing } from './acp-agent.ts'
 import type { AcpDemoConfig } from './plugin.ts'
 
@@ -37,9 +38,15 @@ export class AcpDemo extends Service {
     return { name: this.config.agentName, title: this.config.agentTitle, version: VERSION }
   }
 
-  /** Serves one ACP connection on `stream` (e.g. `ndJsonStream` over stdio) until either side closes it. */
+  /**
+   * Serves one ACP connection on `stream` (e.g. `ndJsonStream` over stdio) until either side closes it.
+   * `initialize` and `session/new` answer at once; a `session/prompt` waits until the app is ready.
+   */
   serve(stream: Stream): AcpServing {
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger })
+    // booted by dsh-app-boot, the root context holds the startup barrier; a bare Context is ready at once
+    const readiness = this.ctx.get('readiness', false)
+    const ready = () => readiness?.ready ?? Promise.resolve()
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving

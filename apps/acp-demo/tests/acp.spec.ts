@@ -77,7 +77,8 @@ describe('the ACP agent (in process)', () => {
       { type: 'resource_link', name: 'a.ts', uri: 'file:///w/a.ts' },
       { type: 'text', text: ' please' },
     ])
-    const text = updates.map((n) => (n.update as { content: { text: string } }).content.text).join('')
+    const text = updates.filter((n) => n.update.sessionUpdate === 'agent_message_chunk')
+      .map((n) => (n.update as { content: { text: string } }).content.text).join('')
     expect(text).toBe('echo: look at [a.ts](file:///w/a.ts) please')
   })
 
@@ -102,6 +103,24 @@ describe('the ACP agent (in process)', () => {
     const { open, prompt } = await setup({ maxSteps: 1 })
     const sessionId = await open()
     expect((await prompt(sessionId, '/call lookup {}')).stopReason).toBe('max_turn_requests')
+  })
+
+  it('advertises /compact after session/new and runs it as a prompt', async () => {
+    const { ctx, open, prompt, updates } = await setup()
+    const sessionId = await open()
+    await expect.poll(() => updates.find((n) => n.update.sessionUpdate === 'available_commands_update')).toBeTruthy()
+    const advertised = updates.find((n) => n.update.sessionUpdate === 'available_commands_update')!
+    expect(advertised.sessionId).toBe(sessionId)
+    expect((advertised.update as { availableCommands: { name: string }[] }).availableCommands.map((command) => command.name)).toEqual(['compact'])
+
+    const empty = await rejection(prompt(sessionId, '/compact'))
+    expect(empty.message).toBe('compaction failed: nothing to compact: no request was made yet')
+    await prompt(sessionId, 'hello')
+    expect((await prompt(sessionId, ' /compact ')).stopReason).toBe('end_turn')
+    const said = updates.filter((n) => n.update.sessionUpdate === 'agent_message_chunk').at(-1)!.update as { content: { text: string } }
+    expect(said.content.text).toMatch(/^Compacted: the conversation through event \d+ is now a summary of \d+ characters\.$/)
+    const events = ctx.agentLoop.agent(sessionId).session.events()
+    expect(events.at(-1)).toMatchObject({ type: 'context/compaction', data: { reason: 'manual', step: 0 } })
   })
 
   it('refuses a second prompt while a turn runs, and cancels the first on session/cancel', async () => {

@@ -127,7 +127,8 @@ describe('dsh-acp-demo over stdio', () => {
       expect(error.message).not.toMatch(/^Internal error/)
       expect(error.data).toMatchObject({ code: 'TURN_FAILED', sessionId })
     }
-    expect(agent.updates).toEqual([])
+    // Nothing of the failed turns reaches the client; only the commands advertised after session/new do.
+    expect(agent.updates.map((n) => n.update.sessionUpdate)).toEqual(['available_commands_update'])
     expect(agent.child.exitCode).toBe(null)
     // and it still serves other requests
     await agent.connection.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] })

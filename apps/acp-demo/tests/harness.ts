@@ -79,7 +79,10 @@ export function drive(args: string[], options: SpawnOptions = {}): Driven {
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
       child.stdout.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)))
-      child.stdout.on('end', () => controller.close())
+      child.stdout.on('end', () => {
+        // the client may have closed its side first (the process exited before its stdout ended)
+        try { controller.close() } catch {}
+      })
     },
   })
   const updates: SessionNotification[] = []

@@ -1,5 +1,5 @@
+import type { ToolSchema } from 'dsh-core'
 import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
-import type { ToolSchema } from 'dsh-system-prompt'
 import type { StdioDemo } from './plugin.ts'
 
 /** What a command line asks for: text to print, or the end of the session. */
@@ -8,6 +8,7 @@ export type CommandResult = { text: string } | { exit: true }
 export const HELP = [
   '/tools              the tools of the next request, in the order the model sees them',
   '/prompt             the system prompt of the next request',
+  '/compact            replace the conversation so far with a summary (keeps the cached prefix)',
   '/call NAME {json}   (offline scripted model) ask the model to call tool NAME with these arguments',
   '/help               this list',
   '/exit               leave (Ctrl-D works too)',
@@ -15,17 +16,25 @@ export const HELP = [
 ].join('\n')
 
 /**
- * Runs `/tools`, `/prompt`, `/help` or `/exit`; returns undefined for any other line, which is a prompt
+ * Runs `/tools`, `/prompt`, `/compact`, `/help` or `/exit`; returns undefined for any other line, which is a prompt
  * (other slash lines, like the scripted model's `/call`, belong to the model).
  */
 export async function runCommand(line: string, demo: StdioDemo, agent: Agent): Promise<CommandResult | undefined> {
   switch (line.trim()) {
     case '/tools': return { text: formatToolList(await demo.tools(agent)) }
     case '/prompt': return { text: await demo.systemPrompt(agent) }
+    case '/compact': return { text: await compactNow(agent) }
     case '/help': return { text: HELP }
     case '/exit': return { exit: true }
     default: return undefined
   }
+}
+
+/** Compacts the session; a failure throws, so it is reported like any failed command. */
+async function compactNow(agent: Agent): Promise<string> {
+  const outcome = await agent.compact()
+  if (!outcome.ok) throw new Error(`compaction failed: ${outcome.error}`)
+  return `compacted: the conversation through event ${outcome.throughSeq} is now a summary of ${outcome.summary.length} characters`
 }
 
 /** A count line, then one numbered line per tool. */
@@ -44,9 +53,6 @@ export function formatActivity(update: AgentUpdate, locale: NoticeLocale = notic
   return undefined
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim()

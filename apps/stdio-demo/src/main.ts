@@ -1,27 +1,32 @@
 import { fileURLToPath } from 'node:url'
-import { BootError, boot, runMain } from 'dsh-app-boot'
+import { BootError, runMain, startApp } from 'dsh-app-boot'
 import { openAgent } from './open-agent.ts'
 import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
+import { showStartup } from './startup.ts'
 import { parseInvocation } from './usage.ts'
 import type {} from './plugin.ts'
 
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 
-runMain(async () => {
+runMain(async (stopWith) => {
   const invocation = parseInvocation(process.argv.slice(2))
   if ('print' in invocation) return void process.stdout.write(invocation.print)
   if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error.trimEnd())
   const file = invocation.file ?? DEFAULT_FILE
 
-  const app = await boot({ file, resolve: (name) => import.meta.resolve(name) })
-  const demo = app.ctx.get('stdioDemo')
+  // the first turn is served only once the app is ready (every entry started, or the startup timeout passed)
+  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
+  stopWith(app) // a signal while it starts stops it at once
+  const demo = await app.whenProvided('stdioDemo')
+  if (process.stdin.isTTY && demo) await showStartup(process.stdout, demo.config.welcome, app)
+  const booted = await app.ready
   if (!demo) {
     await app.dispose()
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
-  const agent = await openAgent(demo, app, file)
+  const agent = await openAgent(demo, booted, file)
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
   // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
   const outputClosed = new AbortController()

@@ -1,6 +1,7 @@
+import { messageOf } from 'dsh-core'
 import { createInterface } from 'node:readline'
 import type { Agent } from 'dsh-agent-loop'
-import { formatActivity, messageOf, runCommand } from './commands.ts'
+import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
 import type { StdioDemo } from './plugin.ts'
 

@@ -1,8 +1,9 @@
+import { forwardConfig, type ToolSchema } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import type { Agent } from 'dsh-agent-loop'
-import { renderPrompt, type AssembleContext, type ToolSchema } from 'dsh-system-prompt'
+import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 
 declare module 'cordis' {
   interface Context {
@@ -23,10 +24,9 @@ export const Config: Schema<StdioDemoConfig> = Schema.intersect([
   }),
 ]) as Schema<StdioDemoConfig>
 
-/** What the spine receives: the app config without its own keys, `toolOrder` only when it is set. */
+/** What the spine receives: the keys its schema declares (none of the app's own); absent keys stay absent. */
 export function spineConfig(config: StdioDemoConfig): SpineConfig {
-  const { welcome, toolOrder, ...rest } = config
-  return toolOrder === undefined ? rest : { ...rest, toolOrder }
+  return forwardConfig<SpineConfig>(SpineConfigSchema, config)
 }
 
 /**

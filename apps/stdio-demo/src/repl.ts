@@ -1,6 +1,7 @@
+import { messageOf } from 'dsh-core'
 import { createInterface } from 'node:readline'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
-import { formatActivity, messageOf, runCommand } from './commands.ts'
+import { formatActivity, runCommand } from './commands.ts'
 import type { Streams } from './piped.ts'
 import type { StdioDemo } from './plugin.ts'
 
@@ -26,7 +27,8 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
     } else rl.close()
   })
 
-  output.write(`${demo.config.welcome}\nmodel: ${agent.model} · /help for commands\n`)
+  // the welcome was shown while the app started (see startup.ts)
+  output.write(`model: ${agent.model} · /help for commands\n`)
   rl.prompt()
   for await (const line of rl) {
     if (line.trim() !== '') await answer(line)

@@ -17,7 +17,8 @@ Arguments and options:
   -V, --version  print the version and exit
 
 Environment:
-  DSH_LOG_LEVEL  silent | error | warn | info | debug (default info); logs go to stderr
+  DSH_LOG_LEVEL           silent | error | warn | info | debug (default info); logs go to stderr
+  DSH_STARTUP_TIMEOUT_MS  how long the first turn waits for tool sources still starting (default 15000)
   the API-key variables the app file's model entries name (apiKeyEnv)
 
 Exit status: 0 when every turn ended well; 1 when the boot failed, or (piped) when any turn failed, with

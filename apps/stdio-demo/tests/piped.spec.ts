@@ -44,6 +44,17 @@ describe('piped stdin', () => {
     expect(stdout.endsWith(`${header.header.system}\necho: hello\n`)).toBe(true)
   })
 
+  it('compacts on /compact, logs it, and reports a failure on stderr', async () => {
+    const { file, sessions } = await writeApp(appYaml({}))
+    const result = await run([file], '/compact\none\n/compact\ntwo\n')
+    expect(result.stderr).toBe('error: compaction failed: nothing to compact: no request was made yet\n')
+    const [, through] = /^echo: one\ncompacted: the conversation through event (\d+) is now a summary of \d+ characters\necho: two\n$/.exec(result.stdout) ?? []
+    const events = await sessionEvents(sessions)
+    const compaction = events.find((event) => event.type === 'context/compaction')
+    expect(compaction?.data).toMatchObject({ turn: 1, step: 0, reason: 'manual', throughSeq: Number(through) })
+    expect(compaction!.seq).toBe(Number(through) + 1)
+  })
+
   it('stops reading at /exit', async () => {
     const { file } = await writeApp(appYaml({}))
     const result = await run([file], 'one\n/exit\ntwo\n')
@@ -51,10 +62,10 @@ describe('piped stdin', () => {
   })
 
   it('fails a turn on an unregistered toolOrder name, logs it balanced and serves the next line', async () => {
-    // web_search registers 1.5 s after start: the first turn runs without it, the later one with it
+    // web_search registers 1.5 s after the app is ready: the first turn runs without it, the later one with it
     const { file, sessions } = await writeApp(appYaml(
       { toolOrder: ['web_search', '<unlisted-tools>'] },
-      [{ name: 'read_file' }, { name: 'web_search', delayMs: 1500 }],
+      [{ name: 'read_file' }, { name: 'web_search', afterReadyMs: 1500 }],
     ))
     const app = new App([file])
     app.send('hello')
@@ -84,7 +95,7 @@ describe('piped stdin', () => {
     const { file } = await writeApp([
       `- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }`,
       `- { id: first, name: dsh-tools-static, config: { tools: [{ name: twin, description: One. }] } }`,
-      `- { id: late, name: dsh-tools-static, config: { tools: [{ name: twin, description: Two., delayMs: 20 }] } }`,
+      `- { id: late, name: dsh-tools-static, config: { tools: [{ name: twin, description: Two., afterReadyMs: 20 }] } }`,
     ].join('\n') + '\n')
     const app = new App([file])
     await app.until(() => app.stderr.includes('\n'), 'logging the refused registration')

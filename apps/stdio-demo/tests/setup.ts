@@ -29,7 +29,7 @@ export async function writeApp(yaml: string): Promise<{ file: string; dir: strin
 }
 
 /** The app entry and one dsh-tools-static entry per tool, as YAML. */
-export function appYaml(app: Record<string, unknown>, tools: { name: string; delayMs?: number; result?: string }[] = []): string {
+export function appYaml(app: Record<string, unknown>, tools: { name: string; delayMs?: number; afterReadyMs?: number; result?: string }[] = []): string {
   const lines = [`- { id: app, name: dsh-stdio-demo, config: ${JSON.stringify({ persistenceRoot: './sessions', ...app })} }`]
   for (const tool of tools) {
     const entry = { description: `The ${tool.name} tool.`, ...tool }
@@ -50,7 +50,7 @@ export class App {
   constructor(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
     this.child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, DSH_LOG_LEVEL: '', ...options.env },
+      env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', ...options.env },
     })
     const wake = () => { for (const waiter of this.waiters.splice(0)) waiter() }
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => { this.stdout += chunk; wake() })
@@ -108,7 +108,7 @@ export class App {
 }
 
 /** Runs the bin with all of `input` piped in at once. */
-export function run(args: string[], input: string, options: { cwd?: string } = {}): Promise<Exit> {
+export function run(args: string[], input: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Exit> {
   const app = new App(args, options)
   app.send(input.replace(/\n$/, ''))
   return app.finish()

@@ -70,10 +70,47 @@ describe.skipIf(!hasScript)('the REPL on a terminal', () => {
     expect(await exited).toBe(0)
   })
 
+  it('says what it is connecting to while the app starts, then that it is ready, before the first prompt', { timeout: 20_000 }, async () => {
+    const { file } = await writeApp(`
+- id: app
+  name: dsh-stdio-demo
+  config: { persistenceRoot: ./sessions, welcome: Welcome to the test. }
+- id: slow-tools
+  name: dsh-tools-static
+  config: { tools: [{ name: get_time, description: Time., delayMs: 1500 }] }
+`)
+    const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" "${file}"`, '/dev/null'], {
+      env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'dumb' },
+    })
+    let screen = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { screen += chunk })
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    onTestFinished(() => { child.kill() })
+    const deadline = Date.now() + 15_000
+    while (!screen.includes('> ')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no prompt; the terminal shows:\n${screen}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const lines = screen.replace(/\r/g, '').split('\n')
+    expect(lines.slice(0, 4)).toEqual([
+      'Welcome to the test.',
+      'connecting to slow-tools (dsh-tools-static) …',
+      expect.stringMatching(/^ready \(\d+\.\d s\)$/),
+      'model: scripted-echo · /help for commands',
+    ])
+    child.stdin.write('/tools\r')
+    while (!screen.includes('1. get_time')) {
+      if (Date.now() > deadline) throw new Error(`no tool list; the terminal shows:\n${screen}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    child.stdin.write('/exit\r')
+    expect(await exited).toBe(0)
+  })
+
   it('clears a half-typed line on Ctrl-C, and leaves on Ctrl-C on an empty line', { timeout: 20_000 }, async () => {
     const { file } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, welcome: Hi there. } }\n')
     const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" "${file}"`, '/dev/null'], {
-      env: { ...process.env, DSH_LOG_LEVEL: '', TERM: 'dumb' },
+      env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'dumb' },
     })
     let screen = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { screen += chunk })

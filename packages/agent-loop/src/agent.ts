@@ -1,8 +1,11 @@
-import { symbols, type Context } from 'cordis'
-import { LlmError, type GenerateOptions, type StreamEvent, type ToolCall, type Usage } from 'dsh-llm'
-import type { HeaderReason, RequestHeader, Session } from 'dsh-session'
+import type { Context } from 'cordis'
+import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
+import { LlmError, type GenerateOptions, type StreamEvent } from 'dsh-llm'
+import type { CompactionReason, HeaderReason, RequestHeader, Session } from 'dsh-session'
 import { renderPrompt } from 'dsh-system-prompt'
-import { AgentLoopError, messageOf } from './errors.ts'
+import { CompactionCancelled, compact, type CompactionOutcome } from './compaction.ts'
+import { AgentLoopError } from './errors.ts'
+import { estimateFill } from './fill.ts'
 import { HeaderMemo, diffToolNames } from './header.ts'
 import { mapWithLimit } from './limit.ts'
 import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
@@ -12,6 +15,10 @@ export interface AgentSettings {
   cwd: string
   maxSteps: number
   toolConcurrency: number
+  /** Share of the model's context window at which the loop compacts before a step. */
+  compactAt: number
+  /** Time limit of one compaction request, in milliseconds. */
+  compactionTimeoutMs: number
 }
 
 class Cancelled extends Error {}
@@ -39,9 +46,9 @@ export class Agent {
   private readonly logger: ReturnType<Context['logger']>
 
   constructor(ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
-    this.systemPrompt = raw(ctx.systemPrompt)
-    this.llm = raw(ctx.llm)
-    this.tools = raw(ctx.tools)
+    this.systemPrompt = rawService(ctx.systemPrompt)
+    this.llm = rawService(ctx.llm)
+    this.tools = rawService(ctx.tools)
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
@@ -82,6 +89,36 @@ export class Agent {
   /** Aborts the running turn, if any; it ends with reason `cancelled`. */
   cancel(): void {
     this.controller?.abort()
+  }
+
+  /**
+   * Compacts the session now (`/compact`): the summary replaces every message logged so far. Resolves
+   * with the outcome, a failure included (nothing is logged then); rejects only when a turn is running.
+   */
+  compact(options: { signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
+    if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; compact after it ends`))
+    this.status = 'running'
+    const controller = new AbortController()
+    this.controller = controller
+    const forward = () => controller.abort()
+    options.signal?.addEventListener('abort', forward, { once: true })
+    if (options.signal?.aborted) controller.abort()
+    const running = (async (): Promise<CompactionOutcome> => {
+      try {
+        await this.session.flushed()
+        const outcome = await this.runCompaction(this.turns, 0, 'manual', this.session.lastSeq, controller.signal)
+        await this.session.flushed()
+        return outcome
+      } catch (error) {
+        return { ok: false, error: error instanceof CompactionCancelled ? 'the compaction was cancelled' : messageOf(error) }
+      } finally {
+        options.signal?.removeEventListener('abort', forward)
+        this.controller = undefined
+        this.status = 'idle'
+      }
+    })()
+    this.running = running.then(() => {}, () => {})
+    return running
   }
 
   /** Runs one turn. Resolves with how it ended; rejects only when the agent is already running. */
@@ -130,7 +167,7 @@ export class Agent {
     try {
       await this.session.flushed()
       this.session.append('turn/start', { turn })
-      this.session.append('user/message', { turn, text })
+      const asked = this.session.append('user/message', { turn, text })
       for (let step = 1; ; step++) {
         if (signal.aborted) throw new Cancelled()
         if (step > this.settings.maxSteps) {
@@ -145,6 +182,9 @@ export class Agent {
         if (signal.aborted) throw new Cancelled()
         this.session.append('step/start', { turn, step })
         openStep = step
+        // Before a changed header is logged: the compaction request then rides the prefix the provider holds.
+        // The first step keeps the user's new message verbatim after the summary; later ones compact it too.
+        await this.fitContext(turn, step, header, step === 1 ? asked.seq - 1 : this.session.lastSeq, signal, notify)
         this.logHeader(turn, step, header, notify)
         const response = await this.callModel(signal, (delta) => notify({ type: 'text', turn, step, delta }))
         this.session.append('assistant/message', {
@@ -163,7 +203,7 @@ export class Agent {
         openStep = 0
       }
     } catch (error) {
-      const cancelled = error instanceof Cancelled || signal.aborted
+      const cancelled = error instanceof Cancelled || error instanceof CompactionCancelled || signal.aborted
       result.reason = cancelled ? 'cancelled' : 'error'
       result.error = cancelled ? 'the turn was cancelled' : messageOf(error)
     }
@@ -199,26 +239,82 @@ export class Agent {
     notify({ type: 'tools-changed', turn, step, added, removed })
   }
 
-  /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
-  private async callModel(signal: AbortSignal, onText: (delta: string) => void) {
+  /**
+   * Compacts before the step when the request about to go (with `header`, the step's assembled one)
+   * passes `compactAt` of the model's window. The compaction request carries the last logged header: the
+   * step's own when it is unchanged, else the one the provider has cached. A failed compaction lets the
+   * step go on while the request still fits; otherwise the turn fails with one line, and the next turn
+   * tries again.
+   */
+  private async fitContext(turn: number, step: number, header: RequestHeader, throughSeq: number, signal: AbortSignal,
+    notify: (update: AgentUpdate) => void) {
+    const request = this.nextRequest()
+    if (!request) return
+    const window = this.llm.contextWindow(header.model)
+    if (window === undefined) return
     const logged = this.session.requestHeader()!.data.header
+    const changed = !this.headers.same(logged, header)
+    // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
+    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request.messages }, changed)
+    if (fill < this.settings.compactAt * window) return
+    const outcome = await this.runCompaction(turn, step, 'auto', throughSeq, signal, notify)
+    if (outcome.ok) return
+    if (fill > window) {
+      throw new AgentLoopError('CONTEXT_FULL', `the next request needs about ${fill} tokens, more than the ${window}-token context window `
+        + `of "${header.model}", and compaction failed: ${outcome.error}`)
+    }
+    this.logger.warn(`compaction at ${fill} of ${window} tokens failed, the step goes on: ${outcome.error}`)
+  }
+
+  /** One compaction of the history through `throughSeq`, announced to observers either way. */
+  private async runCompaction(turn: number, step: number, reason: CompactionReason, throughSeq: number, signal: AbortSignal,
+    notify: (update: AgentUpdate) => void = (update) => this.emit('agent/update', this, update)): Promise<CompactionOutcome> {
+    const request = this.nextRequest()
+    const outcome: CompactionOutcome = !request ? { ok: false, error: 'nothing to compact: no request was made yet' }
+      : !this.hasHistoryThrough(throughSeq) ? { ok: false, error: 'nothing to compact: no message since the last compaction' }
+      : await compact({ session: this.session, llm: this.llm, request, throughSeq, turn, step, reason, signal, timeoutMs: this.settings.compactionTimeoutMs })
+    notify(outcome.ok
+      ? { type: 'compaction', turn, step, reason, throughSeq, ...outcome.usage && { usage: outcome.usage } }
+      : { type: 'compaction', turn, step, reason, error: outcome.error })
+    return outcome
+  }
+
+  /** True when a message was logged after the last compaction and at or before `throughSeq`. */
+  private hasHistoryThrough(throughSeq: number): boolean {
+    const events = this.session.events()
+    for (let index = Math.min(throughSeq, events.length) - 1; index >= 0; index--) {
+      const type = events[index]!.type
+      if (type === 'context/compaction') return false
+      if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
+    }
+    return false
+  }
+
+  /** The request the loop would dispatch now: the logged header and the logged history; none before a header. */
+  private nextRequest(): Omit<GenerateOptions, 'signal'> | undefined {
+    const logged = this.session.requestHeader()?.data.header
+    if (!logged) return undefined
     const registered = this.tools.deferredNames()
     const deferred = registered.length ? logged.tools.map((tool) => tool.name).filter((name) => registered.includes(name)) : []
-    const request: GenerateOptions = {
+    return {
       model: logged.model,
       system: logged.system,
-      tools: logged.tools as GenerateOptions['tools'],
-      messages: this.session.messages() as GenerateOptions['messages'],
+      tools: logged.tools,
+      messages: this.session.messages(),
       toolHistory: this.session.toolHistory(),
       ...(deferred.length ? { deferredTools: deferred } : {}),
-      signal,
     }
+  }
+
+  /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
+  private async callModel(signal: AbortSignal, onText: (delta: string) => void) {
+    const request: GenerateOptions = { ...this.nextRequest()!, signal }
     this.lastRequest = request
     let text = ''
     const toolCalls: ToolCall[] = []
     let usage: Usage | undefined
     try {
-      for await (const event of this.llm.stream(request) as AsyncIterable<StreamEvent>) {
+      for await (const event of this.llm.stream(request)) {
         if (event.type === 'text') { text += event.delta; onText(event.delta) }
         else if (event.type === 'tool-call') toolCalls.push(event.call)
         else if (event.type === 'usage') usage = event.usage
@@ -244,8 +340,4 @@ export class Agent {
     })
     if (signal.aborted) throw new Cancelled()
   }
-}
-
-function raw<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
 }

@@ -1,15 +1,9 @@
-export type AgentLoopErrorCode = 'BUSY' | 'STEP_LIMIT' | 'CANCELLED' | 'INVALID_PROMPT' | 'UNKNOWN_AGENT' | 'RECONSTRUCTION'
+import { CodedError } from 'dsh-core'
+
+/** Every way the agent loop refuses a call; tests and callers switch on `code`. */
+export type AgentLoopErrorCode = 'BUSY' | 'INVALID_PROMPT' | 'UNKNOWN_AGENT' | 'CONTEXT_FULL'
 
 /** The one error class of dsh-agent-loop. */
-export class AgentLoopError extends Error {
+export class AgentLoopError extends CodedError<AgentLoopErrorCode> {
   override name = 'AgentLoopError'
-  constructor(public readonly code: AgentLoopErrorCode, message: string) {
-    super(message)
-  }
-}
-
-/** A thrown value as one line of text, whatever was thrown. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message
-  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
 }

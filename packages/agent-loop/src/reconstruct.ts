@@ -1,4 +1,4 @@
-import type { ChatMessage } from 'dsh-llm'
+import type { ChatMessage } from 'dsh-core'
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 
 /** The model-facing part of a request: what must be rebuildable from the session log alone. */

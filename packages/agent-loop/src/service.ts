@@ -25,6 +25,9 @@ export interface AgentLoopConfig {
   model: string
   maxSteps: number
   toolConcurrency: number
+  /** Share of the model's context window (0 < share <= 1) at which a step first compacts the session. */
+  compactAt: number
+  compactionTimeoutMs: number
   cwd?: string
 }
 
@@ -45,6 +48,9 @@ export class AgentLoop extends Service {
     model: Schema.string().min(1).default('scripted-echo').description('Model id of new agents; an adapter must serve it.'),
     maxSteps: Schema.natural().min(1).default(16).description('Model calls per turn before the turn ends with reason step_limit.'),
     toolConcurrency: Schema.natural().min(1).default(4).description('Tool calls of one step that run at the same time.'),
+    compactAt: Schema.number().min(0.05).max(1).default(0.8)
+      .description('Share of the model\'s context window the next request may fill before the loop compacts the session first.'),
+    compactionTimeoutMs: Schema.natural().min(1).default(120_000).description('Time limit of one compaction request, in milliseconds.'),
     cwd: Schema.string().description('Working directory told to the model as {{cwd}}; defaults to the process working directory.'),
   })
 
@@ -88,6 +94,8 @@ export class AgentLoop extends Service {
         cwd: this.cwd,
         maxSteps: this.config.maxSteps,
         toolConcurrency: this.config.toolConcurrency,
+        compactAt: this.config.compactAt ?? 0.8,
+        compactionTimeoutMs: this.config.compactionTimeoutMs ?? 120_000,
       })
       this.agents.set(id, agent)
       return agent

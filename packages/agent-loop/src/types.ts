@@ -1,5 +1,5 @@
-import type { ToolCall, Usage } from 'dsh-llm'
-import type { TurnEndReason } from 'dsh-session'
+import type { ToolCall, Usage } from 'dsh-core'
+import type { CompactionReason, TurnEndReason } from 'dsh-session'
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =
@@ -8,6 +8,8 @@ export type AgentUpdate =
   | { type: 'tool-result'; turn: number; step: number; id: string; name: string; output: string; isError: boolean }
   | { type: 'tools-changed'; turn: number; step: number; added: string[]; removed: string[] }
   | { type: 'usage'; turn: number; step: number; usage: Usage }
+  /** A compaction ran (step 0: between turns): `error` when it failed and nothing was logged. */
+  | { type: 'compaction'; turn: number; step: number; reason: CompactionReason; throughSeq?: number; usage?: Usage; error?: string }
   | { type: 'turn-end'; turn: number; reason: TurnEndReason; error?: string }
 
 export interface PromptOptions {

@@ -24,6 +24,10 @@ describe('AgentLoop config', () => {
     [{ model: '' }, /model/],
     [{ model: 5 }, /model/],
     [{ cwd: 7 }, /cwd/],
+    [{ compactAt: 0 }, /compactAt/],
+    [{ compactAt: 1.5 }, /compactAt/],
+    [{ compactAt: 'most' }, /compactAt/],
+    [{ compactionTimeoutMs: 0 }, /compactionTimeoutMs/],
   ])('rejects %j', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message)
   })

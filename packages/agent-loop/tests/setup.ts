@@ -16,6 +16,8 @@ export interface SetupOptions {
   root?: string
   /** Extra adapter served beside the scripted model. */
   adapter?: LlmAdapter
+  /** Config of the scripted model plugin (default: its own defaults). */
+  scripted?: object
 }
 
 export const tempRoot = () => mkdtemp(join(tmpdir(), 'dsh-loop-'))
@@ -30,7 +32,7 @@ export async function setup(options: SetupOptions = {}) {
   await plug(ToolRuntime, {})
   await plug(SessionStore, { persistenceRoot: root })
   await plug(LlmRuntime)
-  await plug(ScriptedLlm, {})
+  await plug(ScriptedLlm, options.scripted ?? {})
   if (options.adapter) {
     const adapter = options.adapter
     await plug({ name: 'test-adapter', inject: ['llm'], apply: (ctx: Context) => { ctx.llm.register(adapter) } })

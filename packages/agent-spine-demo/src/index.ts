@@ -1,4 +1,5 @@
 import type { Context } from 'cordis'
+import { forwardConfig } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentLoop, { type AgentLoopConfig } from 'dsh-agent-loop'
 import LlmRuntime from 'dsh-llm'
@@ -7,11 +8,13 @@ import SessionStore, { type SessionStoreConfig } from 'dsh-session'
 import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
 import ToolRuntime from 'dsh-tools'
 
-/** The spine's Config: the owners' keys side by side, forwarded to each owner unchanged. */
+/** The spine's Config: the owners' keys side by side; each owner receives the keys its schema declares. */
 export interface SpineConfig extends SystemPromptConfig, AgentLoopConfig, SessionStoreConfig {
   toolTimeoutMs: number
   /** Serve the offline scripted model (`scripted-echo`) beside any other adapter. */
   scripted: boolean
+  /** `jsonl`: mount the JSONL store; `external`: another app-file entry (e.g. dsh-session-postgres) provides `sessions`. */
+  sessionStore: 'jsonl' | 'external'
 }
 
 /**
@@ -25,28 +28,23 @@ export const Config: Schema<SpineConfig> = Schema.intersect([
   Schema.object({
     toolTimeoutMs: Schema.natural().min(1).default(30_000).description('Default time limit of one tool call, in milliseconds.'),
     scripted: Schema.boolean().default(true).description('Serve the offline scripted model scripted-echo.'),
+    sessionStore: Schema.union(['jsonl', 'external']).default('jsonl')
+      .description('jsonl: sessions in JSONL files (persistenceRoot); external: another entry of the app file provides them.'),
   }),
 ]) as Schema<SpineConfig>
 
 export const name = 'agent-spine-demo'
 
-/** What the spine hands to SystemPrompt: `toolOrder` only when it is set. */
-export function systemPromptConfig(config: SpineConfig): SystemPromptConfig {
-  const forwarded: SystemPromptConfig = { persona: config.persona, includeHarnessIdentity: config.includeHarnessIdentity }
-  if (config.toolOrder !== undefined) forwarded.toolOrder = config.toolOrder
-  return forwarded
-}
-
 /** Mounts the spine: system prompt, tools, sessions, llm (with the scripted model) and the agent loop. */
 export async function apply(ctx: Context, config: SpineConfig) {
-  await ctx.plugin(SystemPrompt, systemPromptConfig(config))
+  // Each owner takes exactly the keys its own schema declares (read now, so a key added there is forwarded).
+  await ctx.plugin(SystemPrompt, forwardConfig<SystemPromptConfig>(SystemPrompt.Config, config))
   await ctx.plugin(ToolRuntime, { timeoutMs: config.toolTimeoutMs })
-  await ctx.plugin(SessionStore, { persistenceRoot: config.persistenceRoot, persist: config.persist })
+  // The loop injects `sessions`, so with an external store it waits for that entry whatever the file order.
+  if (config.sessionStore !== 'external') await ctx.plugin(SessionStore, forwardConfig<SessionStoreConfig>(SessionStore.Config, config))
   await ctx.plugin(LlmRuntime)
   if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none' })
-  const loop: AgentLoopConfig = { model: config.model, maxSteps: config.maxSteps, toolConcurrency: config.toolConcurrency }
-  if (config.cwd !== undefined) loop.cwd = config.cwd
-  await ctx.plugin(AgentLoop, loop)
+  await ctx.plugin(AgentLoop, forwardConfig<AgentLoopConfig>(AgentLoop.Config, config))
 }
 
 const AgentSpine = { name, Config, apply }

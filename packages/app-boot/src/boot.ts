@@ -9,7 +9,11 @@ import { displayPath, loadAppFile } from './app-file.ts'
 import type { AppEntry } from './app-file.ts'
 import { BootError } from './errors.ts'
 import type { BootFailure } from './errors.ts'
-import { findFailures, oneLine } from './failures.ts'
+import { findFailures, oneLine, shownName } from './failures.ts'
+import { watchLateEntries } from './late-entries.ts'
+import { Readiness } from './readiness.ts'
+import type { PendingEntry, ReadyReport } from './readiness.ts'
+import { settleStartup, startingTasks, startupTimeoutMs, timeoutWarning, waitingForService } from './startup.ts'
 import { absorbKnownRejections } from './rejections.ts'
 import type { LoadError } from './failures.ts'
 import { StderrLog, logLevelNumber } from './stderr-log.ts'
@@ -34,6 +38,11 @@ export interface BootOptions {
   ctx?: Context
   /** stderr log level; defaults to `DSH_LOG_LEVEL` or `info`. At `debug`, failed entries also log their stacks. */
   logLevel?: LogLevel
+  /**
+   * How long the app waits for its entries to start before it is ready anyway, in ms; defaults to
+   * `DSH_STARTUP_TIMEOUT_MS` or 15000. Entries still starting then are named in one warning line and join later.
+   */
+  startupTimeoutMs?: number
 }
 
 /** An app entry as booted: the specifier the loader imported and the plugin's fiber, if it got one. */
@@ -46,15 +55,41 @@ export interface BootedEntry extends AppEntry {
 export interface BootedApp {
   ctx: Context
   entries: BootedEntry[]
+  /** How the app became ready: elapsed time, and the entries that were still starting at the timeout. */
+  readiness: ReadyReport
+  dispose(): Promise<void>
+}
+
+/** An app whose entries are all created and may still be starting. */
+export interface StartingApp {
+  ctx: Context
+  /** The startup barrier (also `ctx.readiness`): `pending()` names what the app is still waiting for. */
+  readiness: Readiness
+  /** Resolves when the app is ready; rejects with one `BootError` (the app is then disposed) when an entry failed. */
+  ready: Promise<BootedApp>
+  /** Resolves with the service `name` once an entry provides it, or with undefined if the app got ready (or failed) without it. */
+  whenProvided<K extends keyof Context & string>(name: K): Promise<Context[K] | undefined>
   dispose(): Promise<void>
 }
 
 /**
- * Boots an app file with the Cordis v4 loader: creates every entry, waits for all of them, and turns any
- * failure into one `BootError` naming the file, the entry and the underlying message.
+ * Boots an app file with the Cordis v4 loader and resolves when the app is ready: every entry has
+ * started, or the startup timeout passed (entries still starting are named in one warning line and join
+ * later). Any failure before that is one `BootError` naming the file, the entry and the underlying message.
  */
 export async function boot(options: BootOptions): Promise<BootedApp> {
+  return (await startApp(options)).ready
+}
+
+/**
+ * Starts an app file: resolves once every entry is created (imported and plugged), while entries may
+ * still be starting. For front doors that answer something (say ACP's `initialize`) before the app is
+ * ready; `ready` settles as `boot()` would.
+ */
+export async function startApp(options: BootOptions): Promise<StartingApp> {
+  const startedAt = Date.now()
   const level = logLevelNumber(options.logLevel ?? (process.env.DSH_LOG_LEVEL || 'info'))
+  const timeoutMs = startupTimeoutMs(options.startupTimeoutMs)
   const shown = displayPath(options.file)
   const entries = await loadAppFile(options.file)
   const specifiers = entries.map((entry) => specifierOf(entry, options.resolve, shown))
@@ -81,7 +116,9 @@ export async function boot(options: BootOptions): Promise<BootedApp> {
   }))
 
   let loaderFiber: ReturnType<typeof ctx.plugin>
+  let readinessFiber: ReturnType<typeof ctx.plugin>
   try {
+    readinessFiber = ctx.plugin(Readiness)
     loaderFiber = ctx.plugin(Loader, { baseUrl: pathToFileURL(dirname(resolvePath(options.file))).href + '/' })
   } catch (error) {
     for (const cleanup of cleanups.reverse()) cleanup()
@@ -91,45 +128,105 @@ export async function boot(options: BootOptions): Promise<BootedApp> {
   const dispose = () => disposing ??= (async () => {
     try {
       await loaderFiber.dispose()
+      await readinessFiber.dispose()
     } finally {
       for (const cleanup of cleanups.reverse()) cleanup()
     }
   })()
 
-  let failures
+  let loader: Loader
+  let readiness: Readiness
   try {
+    await readinessFiber
     await loaderFiber
-    const loader = ctx.get('loader', false)!
+    readiness = ctx.get('readiness', false)!
+    loader = ctx.get('loader', false)!
     for (const [index, entry] of entries.entries()) {
       const options = { id: entry.id, name: specifiers[index], config: entry.config, disabled: entry.disabled || null }
+      if (!entry.disabled) readiness.track({ id: entry.id, name: shownName(entry.name) }, true)
       try {
         await loader.create(options)
       } catch (error) {
         loadErrors.set(entry.id, { code: 'PLUGIN_FAILED', error })
       }
     }
-    await loader.await()
-    failures = await findFailures(ctx, loader, entries, loadErrors)
-    booting = false
-    log.release(new Set(failures.map((failure) => failure.cause)))
   } catch (error) {
     booting = false
     log.release(new Set())
     await dispose()
     throw error
   }
-  if (failures.length) {
-    await dispose()
-    const message = failures.map((failure) => `${shown}: ${failure.message}`).join('\n')
-    throw new BootError(failures[0].code, message, failures)
+
+  // keeps `readiness.pending()` live while the app starts, for front doors that show what they wait for
+  const refresh = () => {
+    const tasks = startingTasks(ctx, loader, entries)
+    const waiting = new Set(waitingForService(loader, entries))
+    for (const entry of readiness.pending()) {
+      if (!tasks.has(entry.id) && !waiting.has(entry.id)) readiness.track(entry, false)
+    }
+  }
+  const stopRefresh = ctx.on('internal/status', refresh)
+  refresh()
+
+  const ready = (async (): Promise<BootedApp> => {
+    let failures
+    let late: PendingEntry[]
+    try {
+      const starting = await settleStartup(ctx, loader, entries, startedAt + timeoutMs)
+      stopRefresh()
+      const startingSet = new Set(starting)
+      for (const entry of entries) {
+        if (!startingSet.has(entry.id)) readiness.track({ id: entry.id, name: shownName(entry.name) }, false)
+      }
+      late = readiness.pending()
+      failures = await findFailures(ctx, loader, entries, loadErrors, startingSet)
+      booting = false
+      log.release(new Set(failures.map((failure) => failure.cause)))
+    } catch (error) {
+      stopRefresh()
+      booting = false
+      log.release(new Set())
+      await dispose()
+      throw error
+    }
+    if (failures.length) {
+      await dispose()
+      const message = failures.map((failure) => `${shown}: ${failure.message}`).join('\n')
+      throw new BootError(failures[0].code, message, failures)
+    }
+    if (late.length) {
+      ctx.logger('app-boot').warn(timeoutWarning(timeoutMs, late))
+      cleanups.push(watchLateEntries(ctx, loader, entries, late, readiness, startedAt))
+    }
+    const report: ReadyReport = { elapsedMs: Date.now() - startedAt, timedOut: late.length > 0, pending: late }
+    readiness.declareReady(report)
+    return {
+      ctx,
+      entries: entries.map((entry, index) => ({ ...entry, specifier: specifiers[index], fiber: loader.store[entry.id]?.fiber })),
+      readiness: report,
+      dispose,
+    }
+  })()
+  // callers may look at `whenProvided` first; a failed boot must not count as an unhandled rejection meanwhile
+  ready.catch(() => {})
+
+  const whenProvided = <K extends keyof Context & string>(name: K): Promise<Context[K] | undefined> => {
+    const current = ctx.get(name, false)
+    if (current !== undefined) return Promise.resolve(current)
+    return new Promise((resolve) => {
+      const stop = ctx.on('internal/service', (provided) => {
+        if (provided !== name || ctx.get(name, false) === undefined) return
+        stop()
+        resolve(ctx.get(name, false))
+      })
+      ready.then(() => ctx.get(name, false), () => undefined).then((value) => {
+        stop()
+        resolve(value)
+      })
+    })
   }
 
-  const loader = ctx.get('loader', false)!
-  return {
-    ctx,
-    entries: entries.map((entry, index) => ({ ...entry, specifier: specifiers[index], fiber: loader.store[entry.id]?.fiber })),
-    dispose,
-  }
+  return { ctx, readiness, ready, whenProvided, dispose }
 }
 
 function specifierOf(entry: AppEntry, resolve: (name: string) => string, shown: string): string {

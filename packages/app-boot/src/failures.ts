@@ -13,7 +13,7 @@ export function oneLine(text: string): string {
 }
 
 /** cordis wraps schema issues as "invalid config:\n  - <issue> (at <path>)"; keep the issues only. */
-function describeError(error: unknown): { code: BootErrorCode; text: string } {
+export function describeError(error: unknown): { code: BootErrorCode; text: string } {
   if (error instanceof Error && error.name === 'ValidationError') {
     const issues = error.message.split('\n').slice(1).map((line) => {
       const issue = line.trim().replace(/^- /, '')
@@ -41,7 +41,8 @@ async function fiberError(fiber: Fiber<Context>): Promise<unknown> {
   }
 }
 
-function shownName(name: string): string {
+/** A plugin name as messages show it: a `file:` URL as its path. */
+export function shownName(name: string): string {
   return name.startsWith('file:') ? new URL(name).pathname : name
 }
 
@@ -54,8 +55,9 @@ export async function findFailures(
   loader: Loader,
   entries: readonly AppEntry[],
   loadErrors: ReadonlyMap<string, LoadError>,
+  starting: ReadonlySet<string> = new Set(),
 ): Promise<BootFailure[]> {
-  const ids = new Set(entries.map((entry) => entry.id))
+  const ids = new Set(entries.filter((entry) => !starting.has(entry.id)).map((entry) => entry.id))
   // the loader keeps a wrapper of each entry fiber (cordis adds `then`); the registry has the fiber itself
   const entryFibers = new Set(entries.map((entry) => loader.store[entry.id]?.fiber?.uid).filter((uid) => uid != null))
 
@@ -76,7 +78,8 @@ export async function findFailures(
     failures.push({ code, entry: entry.id, message: `entry "${entry.id}" (${shownName(entry.name)}): ${text}`, cause })
   }
   for (const entry of entries) {
-    if (entry.disabled) continue
+    // still starting at the startup timeout: it is not a boot failure (yet), and awaiting it would block
+    if (entry.disabled || starting.has(entry.id)) continue
     const fiber = loader.store[entry.id]?.fiber
     const loadError = loadErrors.get(entry.id)
     if (loadError) {

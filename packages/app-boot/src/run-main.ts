@@ -8,9 +8,10 @@ export interface Stoppable {
 /**
  * Runs a bin's `main()`. A `BootError` prints its message alone on stderr and exits 1; any other error
  * prints its stack and exits 1. SIGINT and SIGTERM dispose what `main()` returned (so plugins flush) and
- * exit 0; a signal during boot stops the app as soon as it is up; a second signal exits 1 at once.
+ * exit 0; a signal during boot stops the app as soon as it is up, or at once once `main` handed it over
+ * early with `stopWith(app)` (say a starting app); a second signal exits 1 at once.
  */
-export function runMain(main: () => Promise<Stoppable | void> | Stoppable | void): void {
+export function runMain(main: (stopWith: (app: Stoppable) => void) => Promise<Stoppable | void> | Stoppable | void): void {
   const fail = (error: unknown) => {
     const text = error instanceof BootError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)
     process.stderr.write(`${text}\n`)
@@ -30,7 +31,11 @@ export function runMain(main: () => Promise<Stoppable | void> | Stoppable | void
   // installed before main() runs, so a signal that arrives as boot finishes still flushes the app
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
-  Promise.resolve().then(main).then((result) => {
+  const stopWith = (early: Stoppable) => {
+    app = early
+    if (stopping) stop()
+  }
+  Promise.resolve().then(() => main(stopWith)).then((result) => {
     app = result && typeof result.dispose === 'function' ? result : undefined
     if (stopping) {
       if (app) stop()
@@ -39,5 +44,9 @@ export function runMain(main: () => Promise<Stoppable | void> | Stoppable | void
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
     }
-  }, fail)
+  }, (error) => {
+    // stopping a starting app fails its startup; the signal's own exit is the one that counts
+    if (stopping && app) return
+    fail(error)
+  })
 }

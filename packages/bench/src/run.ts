@@ -5,12 +5,12 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const modules = ['system-prompt', 'session', 'loop', 'boot']
+const modules = ['system-prompt', 'session', 'loop', 'compaction', 'boot', 'session-postgres']
 const args = process.argv.slice(2).filter((arg) => arg !== '--')
 const json = args.includes('--json')
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
 
-const results: Record<string, number> = {}
+const results: Record<string, number | string | null> = {}
 const targets: Record<string, number> = {}
 for (const name of modules) {
   if (only && only !== name) continue
@@ -28,7 +28,7 @@ if (json) {
 } else {
   for (const [key, value] of Object.entries(results)) {
     const target = targets[key]
-    const verdict = target === undefined ? '' : value <= target ? `  (target ≤ ${target}: met)` : `  (target ≤ ${target}: MISSED)`
+    const verdict = target === undefined || typeof value !== 'number' ? '' : value <= target ? `  (target ≤ ${target}: met)` : `  (target ≤ ${target}: MISSED)`
     console.log(`${key.padEnd(36)} ${String(value).padStart(10)}${verdict}`)
   }
 }

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from 'dsh-llm'
+import type { ToolSchema } from 'dsh-core'
 import { Session } from 'dsh-session'
 import { round } from './measure.ts'
 
@@ -39,7 +39,7 @@ function median(values: number[]): number {
   return sorted[sorted.length >> 1]!
 }
 
-function tool(name: string, version = 1): ToolDefinition {
+function tool(name: string, version = 1): ToolSchema {
   return {
     name,
     description: `${name} (v${version}): does ${name} things`,

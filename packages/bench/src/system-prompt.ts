@@ -1,5 +1,6 @@
 import { Context } from 'cordis'
-import SystemPrompt, { TOOL_ORDER_REST, compareCodeUnits, type ToolSchema } from 'dsh-system-prompt'
+import { compareCodeUnits, type ToolSchema } from 'dsh-core'
+import SystemPrompt, { TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { round, seeded, shuffle, sideBySide } from './measure.ts'
 
 const PROVIDERS = 4

@@ -1,5 +1,6 @@
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
-import { lazyConnection, projectToolUpdates, withIdleTimeout, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { lazyConnection, withIdleTimeout } from 'dsh-llm/http'
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { AnthropicAdapterError } from './errors.ts'
@@ -59,5 +60,12 @@ export function createAnthropicAdapter(input: Partial<AnthropicConfig>): LlmAdap
     }
   }
 
-  return { provider: PROVIDER, models: config.models.map((model) => model.id), toolUpdate: modeOf, stream }
+  const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
+  return {
+    provider: PROVIDER,
+    models: config.models.map((model) => model.id),
+    toolUpdate: modeOf,
+    contextWindow: (model) => windows.get(model),
+    stream,
+  }
 }

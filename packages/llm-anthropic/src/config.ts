@@ -1,3 +1,5 @@
+import { quote } from 'dsh-core'
+import { TOOL_UPDATE_MODES, type ToolUpdateMode } from 'dsh-llm'
 import {
   checkHttpEndpoint,
   checkHttpTransport,
@@ -5,12 +7,9 @@ import {
   DEFAULT_TIMEOUT_MS,
   httpEndpointSchema,
   httpTransportSchema,
-  quoteValue,
-  TOOL_UPDATE_MODES,
   type HttpEndpointConfig,
   type HttpTransportConfig,
-  type ToolUpdateMode,
-} from 'dsh-llm'
+} from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { AnthropicAdapterError } from './errors.ts'
 
@@ -18,12 +17,14 @@ import { AnthropicAdapterError } from './errors.ts'
 export interface AnthropicModel {
   id: string
   toolUpdate: ToolUpdateMode
+  /** Context window in tokens. */
+  contextWindow: number
 }
 
 /** Configuration of one Anthropic-Messages-compatible endpoint (Anthropic, DeepSeek's /anthropic, …). */
 export interface AnthropicConfig extends HttpEndpointConfig, HttpTransportConfig {
   /** Model ids, or entries with a tool-update mode; ids alone get `DEFAULT_TOOL_UPDATE`. */
-  models: (string | { id: string; toolUpdate?: ToolUpdateMode })[]
+  models: (string | { id: string; toolUpdate?: ToolUpdateMode; contextWindow?: number })[]
   maxTokens: number
   toolUpdateBeta: string
 }
@@ -37,6 +38,8 @@ export const DEFAULT_BASE_URL = 'https://api.anthropic.com'
 export const DEFAULT_API_KEY_ENV = 'ANTHROPIC_API_KEY'
 export const DEFAULT_MAX_TOKENS = 4096
 export const DEFAULT_TOOL_UPDATE: ToolUpdateMode = 'addition-only'
+/** Context window of a model entry that sets none (Claude's 200K). */
+export const DEFAULT_CONTEXT_WINDOW = 200_000
 export const DEFAULT_TOOL_UPDATE_BETA = 'mid-conversation-tool-changes-2026-01-01'
 
 const toolUpdate = Schema.union(['none', 'addition-only', 'in-history'] as const)
@@ -52,8 +55,9 @@ export const Config: Schema<AnthropicConfig> = Schema.object({
     Schema.object({
       id: Schema.string().required().description('Model id.'),
       toolUpdate: toolUpdate.description(`How the route takes tool changes; default ${DEFAULT_TOOL_UPDATE}.`),
+      contextWindow: Schema.natural().description(`Context window in tokens; default ${DEFAULT_CONTEXT_WINDOW}.`),
     }),
-  ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate }.'),
+  ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate, contextWindow }.'),
   maxTokens: Schema.natural().min(1).default(DEFAULT_MAX_TOKENS).description('max_tokens when the request sets none.'),
   ...httpTransportSchema(),
   toolUpdateBeta: Schema.string().default(DEFAULT_TOOL_UPDATE_BETA)
@@ -82,11 +86,11 @@ export function resolveConfig(input: Partial<AnthropicConfig>): ResolvedAnthropi
   checkHttpEndpoint(config, invalid)
   const models = resolveModels(input.models, invalid)
   if (!Number.isInteger(config.maxTokens) || config.maxTokens < 1) {
-    throw invalid(`maxTokens must be a whole number >= 1, got ${quoteValue(config.maxTokens)}`)
+    throw invalid(`maxTokens must be a whole number >= 1, got ${quote(config.maxTokens)}`)
   }
   checkHttpTransport(config, invalid)
   if (typeof config.toolUpdateBeta !== 'string' || !HEADER_VALUE.test(config.toolUpdateBeta)) {
-    throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quoteValue(config.toolUpdateBeta)}`)
+    throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quote(config.toolUpdateBeta)}`)
   }
   return { ...config, models }
 }
@@ -97,13 +101,16 @@ function resolveModels(input: AnthropicConfig['models'] | undefined, invalid: (m
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate = DEFAULT_TOOL_UPDATE } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
-    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quoteValue(id)}`)
-    if (seen.has(id)) throw invalid(`model ${quoteValue(id)} is listed twice in models`)
+    const { id, toolUpdate = DEFAULT_TOOL_UPDATE, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
+    if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (!TOOL_UPDATE_MODES.includes(toolUpdate)) {
-      throw invalid(`model ${quoteValue(id)} has toolUpdate ${quoteValue(toolUpdate)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+      throw invalid(`model ${quote(id)} has toolUpdate ${quote(toolUpdate)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+    }
+    if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
+      throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     seen.add(id)
-    return { id, toolUpdate }
+    return { id, toolUpdate, contextWindow }
   })
 }

@@ -1,4 +1,4 @@
-import { HttpAdapterError, type HttpAdapterErrorCode } from 'dsh-llm'
+import { HttpAdapterError, type HttpAdapterErrorCode } from 'dsh-llm/http'
 
 /** Every way `dsh-llm-anthropic` can fail; tests and callers switch on `code`. */
 export type AnthropicAdapterErrorCode = HttpAdapterErrorCode

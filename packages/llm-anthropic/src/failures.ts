@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
-import { failureMapper } from 'dsh-llm'
+import { failureMapper } from 'dsh-llm/http'
 import { AnthropicAdapterError } from './errors.ts'
 
 /** Turns what the Anthropic SDK throws into `AnthropicAdapterError`s; the stream is counted in events. */

@@ -1,5 +1,6 @@
 import type { Context } from 'cordis'
-import { AdapterPlugin, requireApiKey } from 'dsh-llm'
+import { AdapterPlugin } from 'dsh-llm'
+import { requireApiKey } from 'dsh-llm/http'
 import { createAnthropicAdapter } from './adapter.ts'
 import { Config, type AnthropicConfig } from './config.ts'
 import { AnthropicAdapterError } from './errors.ts'

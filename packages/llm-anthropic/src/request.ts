@@ -1,4 +1,5 @@
-import type { GenerateOptions, ProjectedMessage, ToolDefinition, ToolProjection } from 'dsh-llm'
+import type { ToolSchema } from 'dsh-core'
+import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
 export interface WireTool {
@@ -78,7 +79,7 @@ export function buildMessagesRequest(options: GenerateOptions, projection: ToolP
   return { body, hasToolUpdates }
 }
 
-function toWireTool(definition: ToolDefinition) {
+function toWireTool(definition: ToolSchema) {
   return { name: definition.name, description: definition.description, input_schema: definition.parameters }
 }
 

@@ -1,5 +1,6 @@
+import type { ToolCall } from 'dsh-core'
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
-import type { StopReason, StreamEvent, ToolCall } from 'dsh-llm'
+import type { StopReason, StreamEvent } from 'dsh-llm'
 import { AnthropicAdapterError } from './errors.ts'
 import { UsageAccumulator } from './usage.ts'
 

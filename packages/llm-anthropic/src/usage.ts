@@ -1,4 +1,5 @@
-import { normalizeUsage, type Usage } from 'dsh-llm'
+import type { Usage } from 'dsh-core'
+import { normalizeUsage } from 'dsh-llm'
 
 /** Usage fields of `message_start` and `message_delta` events. */
 export interface WireUsage {

@@ -1,5 +1,5 @@
+import type { Usage } from 'dsh-core'
 import type { ServerResponse } from 'node:http'
-import type { Usage } from 'dsh-llm'
 
 /** One Messages stream event as JSON. */
 export type WireEvent = { type: string; [key: string]: unknown }

@@ -1,4 +1,5 @@
-import type { ChatMessage, GenerateOptions, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-llm'
+import type { ChatMessage, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-core'
+import type { GenerateOptions } from 'dsh-llm'
 import { drainStream, sampleTool } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA } from '../src/index.ts'
@@ -17,7 +18,7 @@ const MODELS = [
 ]
 
 /** A hand-built snapshot, as dsh-session's `toolHistory()` would reduce the log. */
-function snapshot(start: number, declarations: ToolDefinition[], updates: ToolHistoryUpdate[], headers: Record<number, ToolDefinition[]>): ToolHistorySnapshot {
+function snapshot(start: number, declarations: ToolSchema[], updates: ToolHistoryUpdate[], headers: Record<number, ToolSchema[]>): ToolHistorySnapshot {
   return {
     sequenceStartSeq: start,
     declarations,

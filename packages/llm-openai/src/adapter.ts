@@ -1,4 +1,5 @@
-import { lazyConnection, projectToolUpdates, withIdleTimeout, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import { lazyConnection, withIdleTimeout } from 'dsh-llm/http'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { createClient } from './client.ts'
 import { resolveConfig, type OpenAIConfig } from './config.ts'
@@ -55,5 +56,12 @@ export function createOpenAIAdapter(input: Partial<OpenAIConfig>): LlmAdapter {
     }
   }
 
-  return { provider: PROVIDER, models: [...config.models], toolUpdate: 'none', stream }
+  const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
+  return {
+    provider: PROVIDER,
+    models: config.models.map((model) => model.id),
+    toolUpdate: 'none',
+    contextWindow: (model) => windows.get(model),
+    stream,
+  }
 }

@@ -1,3 +1,4 @@
+import { quote } from 'dsh-core'
 import {
   checkHttpEndpoint,
   checkHttpTransport,
@@ -5,20 +6,33 @@ import {
   DEFAULT_TIMEOUT_MS,
   httpEndpointSchema,
   httpTransportSchema,
-  quoteValue,
   type HttpEndpointConfig,
   type HttpTransportConfig,
-} from 'dsh-llm'
+} from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { OpenAIAdapterError } from './errors.ts'
 
+/** A served model and its context window in tokens. */
+export interface OpenAIModel {
+  id: string
+  contextWindow: number
+}
+
 /** Configuration of one OpenAI-compatible endpoint (OpenAI, DeepSeek, vLLM, llama.cpp, …). */
 export interface OpenAIConfig extends HttpEndpointConfig, HttpTransportConfig {
-  models: string[]
+  /** Model ids, or entries with a context window; ids alone get `DEFAULT_CONTEXT_WINDOW`. */
+  models: (string | { id: string; contextWindow?: number })[]
+}
+
+/** A config with defaults filled in and model entries normalized. */
+export interface ResolvedOpenAIConfig extends Omit<OpenAIConfig, 'models'> {
+  models: OpenAIModel[]
 }
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY'
+/** Context window of a model entry that sets none (DeepSeek's and GPT-4o's 128K). */
+export const DEFAULT_CONTEXT_WINDOW = 128_000
 
 export const Config: Schema<OpenAIConfig> = Schema.object({
   ...httpEndpointSchema({
@@ -26,7 +40,13 @@ export const Config: Schema<OpenAIConfig> = Schema.object({
     baseURLDescription: 'Base URL of the Chat Completions API, up to and without `/chat/completions`.',
     apiKeyEnv: DEFAULT_API_KEY_ENV,
   }),
-  models: Schema.array(Schema.string()).description('Model ids this endpoint serves (at least one).'),
+  models: Schema.array(Schema.union([
+    Schema.string(),
+    Schema.object({
+      id: Schema.string().required().description('Model id.'),
+      contextWindow: Schema.natural().description(`Context window in tokens; default ${DEFAULT_CONTEXT_WINDOW}.`),
+    }),
+  ])).description('Model ids this endpoint serves (at least one), as strings or { id, contextWindow }.'),
   ...httpTransportSchema(),
 })
 
@@ -34,9 +54,9 @@ export const Config: Schema<OpenAIConfig> = Schema.object({
  * Checks what the schema cannot express and fills defaults for direct (non-Cordis) callers.
  * Throws `INVALID_CONFIG` naming the bad key.
  */
-export function resolveConfig(input: Partial<OpenAIConfig>): OpenAIConfig {
+export function resolveConfig(input: Partial<OpenAIConfig>): ResolvedOpenAIConfig {
   const invalid = (message: string) => new OpenAIAdapterError('INVALID_CONFIG', `dsh-llm-openai: ${message}`)
-  const config: OpenAIConfig = {
+  const config = {
     baseURL: input.baseURL ?? DEFAULT_BASE_URL,
     apiKeyEnv: input.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
     models: input.models ?? [],
@@ -49,12 +69,16 @@ export function resolveConfig(input: Partial<OpenAIConfig>): OpenAIConfig {
   if (!Array.isArray(config.models) || config.models.length === 0) {
     throw invalid('models must list at least one model id, e.g. models: [deepseek-chat]')
   }
-  const seen = new Set<string>()
-  for (const model of config.models) {
-    if (typeof model !== 'string' || !model.trim()) throw invalid(`model ids must be non-empty strings, got ${quoteValue(model)}`)
-    if (seen.has(model)) throw invalid(`model ${quoteValue(model)} is listed twice in models`)
-    seen.add(model)
+  const models: OpenAIModel[] = []
+  for (const entry of config.models) {
+    const { id, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
+    if (models.some((model) => model.id === id)) throw invalid(`model ${quote(id)} is listed twice in models`)
+    if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
+      throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
+    }
+    models.push({ id, contextWindow })
   }
   checkHttpTransport(config, invalid)
-  return config
+  return { ...config, models }
 }

@@ -1,4 +1,4 @@
-import { HttpAdapterError, type HttpAdapterErrorCode } from 'dsh-llm'
+import { HttpAdapterError, type HttpAdapterErrorCode } from 'dsh-llm/http'
 
 /** Every way `dsh-llm-openai` can fail; tests and callers switch on `code`. */
 export type OpenAIAdapterErrorCode = HttpAdapterErrorCode

@@ -1,4 +1,4 @@
-import { failureMapper } from 'dsh-llm'
+import { failureMapper } from 'dsh-llm/http'
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
 import { OpenAIAdapterError } from './errors.ts'
 

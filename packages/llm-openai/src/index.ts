@@ -1,7 +1,8 @@
 export { OpenAIProvider, OpenAIProvider as default } from './plugin.ts'
 export { createOpenAIAdapter, PROVIDER } from './adapter.ts'
-export { Config, DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, resolveConfig, type OpenAIConfig } from './config.ts'
+export {
+  Config, DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, DEFAULT_CONTEXT_WINDOW, resolveConfig, type OpenAIConfig, type OpenAIModel, type ResolvedOpenAIConfig,
+} from './config.ts'
 export { OpenAIAdapterError, type OpenAIAdapterErrorCode } from './errors.ts'
 export { buildChatRequest } from './request.ts'
 export { toUsage, type WireUsage } from './usage.ts'
-export { retryAfterSeconds } from 'dsh-llm'

@@ -1,5 +1,6 @@
 import type { Context } from 'cordis'
-import { AdapterPlugin, requireApiKey } from 'dsh-llm'
+import { AdapterPlugin } from 'dsh-llm'
+import { requireApiKey } from 'dsh-llm/http'
 import { createOpenAIAdapter } from './adapter.ts'
 import { Config, type OpenAIConfig } from './config.ts'
 import { OpenAIAdapterError } from './errors.ts'

@@ -1,4 +1,5 @@
-import type { StopReason, StreamEvent, ToolCall, Usage } from 'dsh-llm'
+import type { ToolCall, Usage } from 'dsh-core'
+import type { StopReason, StreamEvent } from 'dsh-llm'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { OpenAIAdapterError } from './errors.ts'
 import { toUsage, type WireUsage } from './usage.ts'

@@ -1,4 +1,5 @@
-import { normalizeUsage, type Usage } from 'dsh-llm'
+import type { Usage } from 'dsh-core'
+import { normalizeUsage } from 'dsh-llm'
 
 /** Usage as OpenAI-compatible servers report it; DeepSeek adds its own cache hit/miss counters. */
 export interface WireUsage {

@@ -1,5 +1,5 @@
+import type { Usage } from 'dsh-core'
 import type { ServerResponse } from 'node:http'
-import type { Usage } from 'dsh-llm'
 
 /** Writes `chunks` as a Chat Completions event stream, then `[DONE]`. */
 export function sendStream(res: ServerResponse, chunks: unknown[], { done = true } = {}) {

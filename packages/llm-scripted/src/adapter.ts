@@ -1,16 +1,18 @@
-import {
-  normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolCall, type ToolUpdateMode,
-} from 'dsh-llm'
+import { isCompactionRequest, type ToolCall } from 'dsh-core'
+import { normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { ScriptedError } from './error.ts'
 import { estimateUsage } from './estimate.ts'
 import type { Reply } from './reply.ts'
 import type { Script } from './script.ts'
+import { compactionReply } from './summary.ts'
 
 /** What a scripted adapter serves and how it answers. */
 export interface ScriptedAdapterOptions {
   models: string[]
   toolUpdate: ToolUpdateMode
+  /** Context window per model id, in estimated tokens; models left out declare none. */
+  contextWindows?: Record<string, number>
   /** Play these replies one per call instead of echoing. */
   script?: Script
 }
@@ -24,6 +26,7 @@ export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapte
     provider: 'scripted',
     models: [...config.models],
     toolUpdate: config.toolUpdate,
+    contextWindow: (model) => config.contextWindows?.[model],
     stream(options) {
       // Calls are numbered when requested, not when first read, so script order is call order.
       return respond(++calls, options, config)
@@ -33,7 +36,9 @@ export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapte
 
 async function* respond(call: number, options: GenerateOptions, config: ScriptedAdapterOptions): AsyncGenerator<StreamEvent> {
   const projection = projectToolUpdates(options, config.toolUpdate)
-  const reply = config.script ? scriptedReply(config.script, call) : echoReply(projection.messages)
+  const reply = config.script ? scriptedReply(config.script, call)
+    : isCompactionRequest(projection.messages) ? compactionReply(projection.messages)
+    : echoReply(projection.messages)
   // Definitions are the frozen objects from the log, so the estimate measures each of them only once.
   const request = {
     system: options.system,

@@ -1,4 +1,5 @@
-import type { ProjectedMessage, ToolCall } from 'dsh-llm'
+import type { ToolCall } from 'dsh-core'
+import type { ProjectedMessage } from 'dsh-llm'
 import type { Reply } from './reply.ts'
 
 const CALL_COMMAND = /^\/call\s+(\S+)(?:\s+([\s\S]*))?$/

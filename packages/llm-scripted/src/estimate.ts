@@ -1,4 +1,4 @@
-import type { Usage } from 'dsh-llm'
+import type { Usage } from 'dsh-core'
 
 const CHARS_PER_TOKEN = 4
 
@@ -59,3 +59,4 @@ export function jsonLength(value: unknown): number {
   if (Object.isFrozen(value)) lengths.set(value, length)
   return length
 }
+

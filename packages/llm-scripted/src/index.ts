@@ -1,6 +1,7 @@
-export { default, Config, apply, inject, name } from './plugin.ts'
+export { default, Config, DEFAULT_CONTEXT_WINDOW, apply, inject, name, type ScriptedModelEntry } from './plugin.ts'
 export { createScriptedAdapter, type ScriptedAdapterOptions } from './adapter.ts'
 export { echoReply } from './echo.ts'
+export { compactionReply } from './summary.ts'
 export { estimateUsage } from './estimate.ts'
 export { loadScript, parseScript, type Script } from './script.ts'
 export { ScriptedError, type ScriptedErrorCode } from './error.ts'

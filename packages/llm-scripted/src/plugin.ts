@@ -5,16 +5,28 @@ import { createScriptedAdapter } from './adapter.ts'
 import { ScriptedError } from './error.ts'
 import { loadScript } from './script.ts'
 
+/** A served model id, or an entry with its own context window. */
+export type ScriptedModelEntry = string | { id: string; contextWindow?: number }
+
 /** Configuration of the scripted model plugin. */
 export interface Config {
-  models: string[]
+  models: ScriptedModelEntry[]
   script?: string
   toolUpdate: ToolUpdateMode
 }
 
+/** Context window of a scripted model whose entry sets none, in (estimated) tokens. */
+export const DEFAULT_CONTEXT_WINDOW = 128_000
+
 export const Config: Schema<Partial<Config>, Config> = Schema.object({
-  models: Schema.array(Schema.string()).default(['scripted-echo'])
-    .description('Model ids this adapter serves; each answers as scripted-echo unless a script is set.'),
+  models: Schema.array(Schema.union([
+    Schema.string(),
+    Schema.object({
+      id: Schema.string().required().description('Model id.'),
+      contextWindow: Schema.natural().description(`Context window in estimated tokens; default ${DEFAULT_CONTEXT_WINDOW}.`),
+    }),
+  ])).default(['scripted-echo'])
+    .description('Model ids this adapter serves, as strings or { id, contextWindow }; each answers as scripted-echo unless a script is set.'),
   script: Schema.string()
     .description('Path of a JSON script ({"responses": [...]}) played one response per call; relative to the working directory.'),
   toolUpdate: Schema.union(['none', 'addition-only', 'in-history'] as const).default('none')
@@ -26,23 +38,29 @@ export const inject = ['llm']
 
 /** Registers the offline `scripted` adapter with `llm`; it is removed when this plugin is disposed. */
 export async function apply(ctx: Context, config: Config) {
-  const models = checkModels(config.models)
+  const { models, contextWindows } = checkModels(config.models)
   if (config.script !== undefined && !config.script.trim()) {
     throw new ScriptedError('INVALID_CONFIG', 'script must be a file path, got an empty string')
   }
   const script = config.script === undefined ? undefined : await loadScript(config.script)
-  ctx.llm.register(createScriptedAdapter({ models, toolUpdate: config.toolUpdate, ...script && { script } }))
+  ctx.llm.register(createScriptedAdapter({ models, contextWindows, toolUpdate: config.toolUpdate, ...script && { script } }))
 }
 
-function checkModels(models: string[]): string[] {
-  if (!models.length) throw new ScriptedError('INVALID_CONFIG', 'models must list at least one model id, e.g. ["scripted-echo"]')
-  const seen = new Set<string>()
-  for (const model of models) {
-    if (!model.trim()) throw new ScriptedError('INVALID_CONFIG', `models contains an empty model id: ${JSON.stringify(models)}`)
-    if (seen.has(model)) throw new ScriptedError('INVALID_CONFIG', `models lists "${model}" twice: ${JSON.stringify(models)}`)
-    seen.add(model)
+function checkModels(entries: ScriptedModelEntry[]): { models: string[]; contextWindows: Record<string, number> } {
+  if (!entries.length) throw new ScriptedError('INVALID_CONFIG', 'models must list at least one model id, e.g. ["scripted-echo"]')
+  const models: string[] = []
+  const contextWindows: Record<string, number> = {}
+  for (const entry of entries) {
+    const { id, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry
+    if (typeof id !== 'string' || !id.trim()) throw new ScriptedError('INVALID_CONFIG', `models contains an empty model id: ${JSON.stringify(entries)}`)
+    if (models.includes(id)) throw new ScriptedError('INVALID_CONFIG', `models lists "${id}" twice: ${JSON.stringify(entries)}`)
+    if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
+      throw new ScriptedError('INVALID_CONFIG', `model "${id}" has contextWindow ${JSON.stringify(contextWindow)}; it must be a whole number of tokens >= 1`)
+    }
+    models.push(id)
+    contextWindows[id] = contextWindow
   }
-  return models
+  return { models, contextWindows }
 }
 
 /** The scripted model plugin (`ctx.plugin(ScriptedLlm, config)`). */

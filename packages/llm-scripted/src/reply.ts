@@ -1,4 +1,5 @@
-import type { StopReason, ToolCall, Usage } from 'dsh-llm'
+import type { ToolCall, Usage } from 'dsh-core'
+import type { StopReason } from 'dsh-llm'
 
 /** One model response before it is streamed. */
 export interface Reply {

@@ -1,6 +1,7 @@
+import type { ToolCall, Usage } from 'dsh-core'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { StopReason, ToolCall, Usage } from 'dsh-llm'
+import type { StopReason } from 'dsh-llm'
 import { ScriptedError } from './error.ts'
 import type { Reply } from './reply.ts'
 

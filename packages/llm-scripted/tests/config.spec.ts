@@ -9,6 +9,12 @@ describe('scripted plugin config', () => {
     expect(ctx.llm.resolve('scripted-echo').provider).toBe('scripted')
   })
 
+  it('declares a context window per model entry, 128000 estimated tokens by default', async () => {
+    const { ctx } = await setup({ models: ['scripted-echo', { id: 'tiny', contextWindow: 500 }] })
+    expect(ctx.llm.contextWindow('scripted-echo')).toBe(128_000)
+    expect(ctx.llm.contextWindow('tiny')).toBe(500)
+  })
+
   it.each(['none', 'addition-only', 'in-history'] as const)('declares toolUpdate %s', async (toolUpdate) => {
     const { ctx } = await setup({ toolUpdate })
     expect(ctx.llm.toolUpdateMode('scripted-echo')).toBe(toolUpdate)
@@ -19,6 +25,7 @@ describe('scripted plugin config', () => {
     [{ models: [3] }, /models\[0\] expected string/],
     [{ toolUpdate: 'sometimes' }, /toolUpdate expected "none" \| "addition-only" \| "in-history" but got "sometimes"/],
     [{ script: 42 }, /script expected string but got 42/],
+    [{ models: [{ id: 'a', contextWindow: 'big' }] }, /models\[0\]/],
   ])('rejects the wrongly typed config %j', async (config, field) => {
     const error = await failure(setup(config))
     expect(error.message).toMatch(field)
@@ -29,6 +36,7 @@ describe('scripted plugin config', () => {
     [{ models: ['a', ' '] }, 'models contains an empty model id: ["a"," "]'],
     [{ models: ['a', 'b', 'a'] }, 'models lists "a" twice: ["a","b","a"]'],
     [{ script: '  ' }, 'script must be a file path, got an empty string'],
+    [{ models: ['a', { id: 'a' }] }, 'models lists "a" twice: ["a",{"id":"a"}]'],
   ])('rejects the config %j', async (config, message) => {
     const error = await failure(setup(config))
     expect(error.code).toBe('INVALID_CONFIG')

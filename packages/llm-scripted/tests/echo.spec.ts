@@ -1,4 +1,5 @@
-import type { ChatMessage, StreamEvent } from 'dsh-llm'
+import type { ChatMessage } from 'dsh-core'
+import type { StreamEvent } from 'dsh-llm'
 import { collect } from 'dsh-llm'
 import { describe, expect, it } from 'vitest'
 import { ask, setup } from './setup.ts'

@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
-import LlmRuntime, { type ChatMessage, type GenerateOptions } from 'dsh-llm'
+import type { ChatMessage } from 'dsh-core'
+import LlmRuntime, { type GenerateOptions } from 'dsh-llm'
 import ScriptedLlm from 'dsh-llm-scripted'
 
 export async function setup(config: Record<string, unknown> = {}) {

@@ -1,4 +1,5 @@
-import type { StopReason, StreamEvent, ToolCall, Usage } from './types.ts'
+import type { ToolCall, Usage } from 'dsh-core'
+import type { StopReason, StreamEvent } from './types.ts'
 
 /** A whole model response gathered from its stream. */
 export interface CollectedResponse {

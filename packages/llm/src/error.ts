@@ -26,9 +26,3 @@ export class LlmError extends Error {
     if (details.model !== undefined) this.model = details.model
   }
 }
-
-/** Renders a thrown value as a message without assuming it is an `Error`. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message
-  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
-}

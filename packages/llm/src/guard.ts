@@ -1,5 +1,6 @@
-import { LlmError, describeError } from './error.ts'
-import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolCall, Usage } from './types.ts'
+import { messageOf, type ToolCall, type Usage } from 'dsh-core'
+import { LlmError } from './error.ts'
+import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent } from './types.ts'
 import { normalizeUsage } from './usage.ts'
 
 const STOP_REASONS: readonly StopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'cancelled']
@@ -33,7 +34,7 @@ export async function* guardStream(
   const wrap = (error: unknown) => {
     if (signal?.aborted) return cancelled()
     if (error instanceof LlmError && error.code === 'CANCELLED') return error
-    return new LlmError('ADAPTER_ERROR', `provider "${provider}" failed for model "${model}": ${describeError(error)}`, {
+    return new LlmError('ADAPTER_ERROR', `provider "${provider}" failed for model "${model}": ${messageOf(error)}`, {
       provider, model, cause: error,
     })
   }

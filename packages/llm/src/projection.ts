@@ -1,21 +1,20 @@
+import type { ChatMessage, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage } from 'dsh-core'
 import { LlmError } from './error.ts'
-import type {
-  ChatMessage, GenerateOptions, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage, ToolUpdateMode,
-} from './types.ts'
+import type { GenerateOptions, ToolUpdateMode } from './types.ts'
 
 /** The tool-update modes a route can declare. */
 export const TOOL_UPDATE_MODES: readonly ToolUpdateMode[] = ['none', 'addition-only', 'in-history']
 
 /** A tool as a route declares it; `deferred` asks the provider to load its schema only when announced. */
 export interface ToolDeclaration {
-  definition: ToolDefinition
+  definition: ToolSchema
   deferred: boolean
 }
 
 /** A tool-registry update as the model sees it: definitions made available, names taken away. */
 export interface ToolUpdateNotice {
   role: 'tool-update'
-  added: ToolDefinition[]
+  added: ToolSchema[]
   removed: string[]
 }
 
@@ -34,13 +33,13 @@ export interface ToolProjection {
   fallback?: ProjectionFallback
 }
 
-const plain = new WeakMap<readonly ToolDefinition[], ToolDeclaration[]>()
+const plain = new WeakMap<readonly ToolSchema[], ToolDeclaration[]>()
 
 /**
  * The declarations of a tool list with nothing deferred: one frozen array per (frozen) list, since the
  * loop sends the same logged tool list on every step until the header changes.
  */
-function plainDeclarations(tools: readonly ToolDefinition[]): ToolDeclaration[] {
+function plainDeclarations(tools: readonly ToolSchema[]): ToolDeclaration[] {
   let declarations = plain.get(tools)
   if (!declarations) {
     declarations = Object.freeze(tools.map((definition) => Object.freeze({ definition, deferred: false }))) as ToolDeclaration[]
@@ -137,7 +136,7 @@ function sameUpdate(message: ToolUpdateMessage, update: ToolHistoryUpdate) {
 
 interface Replay {
   /** Every definition declared in the sequence, in first-declaration order. */
-  declared: Map<string, ToolDefinition>
+  declared: Map<string, ToolSchema>
   /** Names first declared by an update (not at sequence start). */
   added: Set<string>
   /** Names effective after the last update. */
@@ -149,8 +148,8 @@ interface Replay {
  * describe this request: an addition that does not resolve, a name that changes definition inside the
  * sequence, or an end state that differs from the request's effective tools.
  */
-function replayHistory(history: ToolHistorySnapshot, tools: readonly ToolDefinition[]): Replay | undefined {
-  const declared = new Map<string, ToolDefinition>()
+function replayHistory(history: ToolHistorySnapshot, tools: readonly ToolSchema[]): Replay | undefined {
+  const declared = new Map<string, ToolSchema>()
   for (const definition of history.declarations) {
     if (declared.has(definition.name)) return
     declared.set(definition.name, definition)

@@ -1,10 +1,10 @@
-import { Context, Service, symbols } from 'cordis'
+import { compareCodeUnits, messageOf, rawService, deepFreeze, type Usage } from 'dsh-core'
+import { Context, Service } from 'cordis'
 import { collect, type CollectedResponse } from './collect.ts'
-import { LlmError, describeError } from './error.ts'
-import { deepFreeze } from './freeze.ts'
+import { LlmError } from './error.ts'
 import { guardStream } from './guard.ts'
 import { TOOL_UPDATE_MODES } from './projection.ts'
-import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode, Usage } from './types.ts'
+import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
 import { emptyUsage } from './usage.ts'
 
 declare module 'cordis' {
@@ -67,7 +67,7 @@ export class LlmRuntime extends Service {
 
   /** The adapter serving `model`; throws `UNKNOWN_MODEL` listing the served ids. */
   resolve(model: string): LlmAdapter {
-    const self = unwrap(this)
+    const self = rawService(this)
     const adapter = self.adapters.get(model)
     if (adapter) return adapter
     const served = self.models()
@@ -95,18 +95,34 @@ export class LlmRuntime extends Service {
   }
 
   /**
+   * The context window of `model` in tokens, as its adapter declares it; undefined when the adapter
+   * declares none (callers then cannot tell how full a request is).
+   */
+  contextWindow(model: string): number | undefined {
+    const adapter = this.resolve(model)
+    const declared = typeof adapter.contextWindow === 'function' ? adapter.contextWindow(model) : adapter.contextWindow
+    if (declared === undefined) return undefined
+    if (!Number.isSafeInteger(declared) || declared < 1) {
+      throw new LlmError('INVALID_ADAPTER', `provider "${adapter.provider}" declares context window ${JSON.stringify(declared)} for model "${model}"; it must be a whole number of tokens >= 1`, {
+        provider: adapter.provider, model,
+      })
+    }
+    return declared
+  }
+
+  /**
    * Streams a model response. `options` is deep-frozen in place right away (its AbortSignal excepted);
    * the stream then emits `llm/request`, dispatches to the adapter and enforces the stream contract.
    * An aborted signal makes the stream throw `LlmError` with code `CANCELLED`.
    */
   stream(options: GenerateOptions): AsyncIterable<StreamEvent> {
     deepFreeze(options)
-    return unwrap(this).dispatch(options)
+    return rawService(this).dispatch(options)
   }
 
   /** Streams and collects one response (see `collect`). */
   generate(options: GenerateOptions): Promise<CollectedResponse> {
-    return collect(unwrap(this).stream(options))
+    return collect(rawService(this).stream(options))
   }
 
   private async* dispatch(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
@@ -123,20 +139,13 @@ export class LlmRuntime extends Service {
     try {
       emit()
     } catch (error) {
-      this.logger.warn(`an llm event listener threw: ${describeError(error)}`)
+      this.logger.warn(`an llm event listener threw: ${messageOf(error)}`)
     }
   }
 }
 
 export default LlmRuntime
 
-/**
- * The service object itself. Called through a context (`ctx.llm.x()`), `this` is a Cordis tracing
- * proxy on which every property read costs microseconds; per-request paths read from the raw object.
- */
-function unwrap<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
-}
 
 function checkAdapter(adapter: LlmAdapter): string[] {
   const provider = adapter?.provider
@@ -157,10 +166,9 @@ function checkAdapter(adapter: LlmAdapter): string[] {
   if (toolUpdate !== undefined && typeof toolUpdate !== 'function' && !TOOL_UPDATE_MODES.includes(toolUpdate)) {
     throw invalid(`toolUpdate ${JSON.stringify(toolUpdate)} is not a mode; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
   }
+  const { contextWindow } = adapter
+  if (contextWindow !== undefined && typeof contextWindow !== 'function' && !(Number.isSafeInteger(contextWindow) && contextWindow >= 1)) {
+    throw invalid(`contextWindow ${JSON.stringify(contextWindow)} must be a whole number of tokens >= 1 or a function of the model id`)
+  }
   return models
-}
-
-// Code-unit order, not localeCompare: the result must not depend on the host's locale.
-function compareCodeUnits(a: string, b: string) {
-  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -1,4 +1,4 @@
-import type { Usage } from './types.ts'
+import type { Usage } from 'dsh-core'
 
 const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const
 
@@ -29,3 +29,4 @@ export function addUsage(a: Usage, b: Usage): Usage {
 function toCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0
 }
+

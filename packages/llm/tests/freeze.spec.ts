@@ -1,4 +1,5 @@
-import { deepFreeze, type GenerateOptions } from 'dsh-llm'
+import { deepFreeze, type ChatMessage } from 'dsh-core'
+import { type GenerateOptions } from 'dsh-llm'
 import { describe, expect, it } from 'vitest'
 import { drain, fakeAdapter, options, setup } from './setup.ts'
 
@@ -68,7 +69,7 @@ describe('llm.stream freezing', () => {
     const stream = ctx.llm.stream(request)
     // frozen as soon as stream() returns, before iteration starts
     expect(Object.isFrozen(request.messages)).toBe(true)
-    expect(() => request.messages.push({ role: 'user', text: 'late edit' })).toThrow(TypeError)
+    expect(() => (request.messages as ChatMessage[]).push({ role: 'user', text: 'late edit' })).toThrow(TypeError)
     await drain(stream)
     expect(seen[0]).toBe(request)
     expect(frozenAtDispatch).toEqual([true, true, true, true, true])
@@ -79,7 +80,7 @@ describe('llm.stream freezing', () => {
 describe('frozenJsonCopy', () => {
   it('equals a JSON round trip for JSON-safe values, frozen all the way down', async () => {
     const fc = (await import('fast-check')).default
-    const { frozenJsonCopy, isDeepFrozen } = await import('../src/index.ts')
+    const { frozenJsonCopy, isDeepFrozen } = await import('dsh-core')
     const safe = fc.letrec((tie) => ({
       value: fc.oneof(
         { depthSize: 'small' },
@@ -97,7 +98,7 @@ describe('frozenJsonCopy', () => {
   })
 
   it('copies a "__proto__" key as data, as JSON.parse does, instead of setting the prototype', async () => {
-    const { frozenJsonCopy } = await import('../src/index.ts')
+    const { frozenJsonCopy } = await import('dsh-core')
     const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}')
     const copy = frozenJsonCopy(value)
     expect(Object.keys(copy)).toEqual(['__proto__', 'a'])

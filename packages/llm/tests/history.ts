@@ -1,6 +1,6 @@
-import type { ChatMessage, ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-llm'
+import type { ChatMessage, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-core'
 
-export function tool(name: string, version = 1): ToolDefinition {
+export function tool(name: string, version = 1): ToolSchema {
   return { name, description: `${name} v${version}`, parameters: { type: 'object', properties: { [`${name}Arg`]: { type: 'string' } } } }
 }
 
@@ -9,12 +9,12 @@ export function tool(name: string, version = 1): ToolDefinition {
  * previous one), a tool-registry developer message when names changed, a user message per step.
  * The whole log is one request sequence starting at the first header.
  */
-export function simulate(steps: ToolDefinition[][], startSeq = 1) {
+export function simulate(steps: ToolSchema[][], startSeq = 1) {
   let seq = startSeq - 1
-  const headers = new Map<number, ToolDefinition[]>()
+  const headers = new Map<number, ToolSchema[]>()
   const updates: ToolHistoryUpdate[] = []
   const messages: ChatMessage[] = []
-  let previous: ToolDefinition[] | undefined
+  let previous: ToolSchema[] | undefined
   let sequenceStartSeq = 0
   steps.forEach((tools, index) => {
     messages.push({ role: 'user', text: `step ${index}` })
@@ -45,3 +45,4 @@ export function simulate(steps: ToolDefinition[][], startSeq = 1) {
   }
   return { history, messages, tools: steps.at(-1)! }
 }
+

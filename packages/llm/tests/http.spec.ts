@@ -1,15 +1,6 @@
+import { quote } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import {
-  checkHttpEndpoint,
-  checkHttpTransport,
-  describeCause,
-  failureMapper,
-  HttpAdapterError,
-  lazyConnection,
-  quoteValue,
-  redactSecret,
-  retryAfterSeconds,
-} from 'dsh-llm'
+import { checkHttpEndpoint, checkHttpTransport, describeCause, failureMapper, HttpAdapterError, lazyConnection, redactSecret, retryAfterSeconds } from 'dsh-llm/http'
 
 class TestAdapterError extends HttpAdapterError {
   override name = 'TestAdapterError'
@@ -50,8 +41,8 @@ describe('message helpers', () => {
   })
 
   it('quotes strings as JSON and leaves other values as they print', () => {
-    expect(quoteValue('a "b"\n')).toBe('"a \\"b\\"\\n"')
-    expect(quoteValue(42)).toBe('42')
+    expect(quote('a "b"\n')).toBe('"a \\"b\\"\\n"')
+    expect(quote(42)).toBe('42')
   })
 })
 

@@ -1,5 +1,6 @@
+import { deepFreeze, type ChatMessage } from 'dsh-core'
 import fc from 'fast-check'
-import { deepFreeze, projectToolUpdates, type ChatMessage, type GenerateOptions, type ToolProjection, type ToolUpdateMode } from 'dsh-llm'
+import { projectToolUpdates, type GenerateOptions, type ToolProjection, type ToolUpdateMode } from 'dsh-llm'
 import { describe, expect, it } from 'vitest'
 import { simulate, tool } from './history.ts'
 

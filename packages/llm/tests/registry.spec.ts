@@ -111,4 +111,17 @@ describe('adapter registry', () => {
     expect(error.message).toContain('"bogus"')
     expect(error.message).toContain('valid: none, addition-only, in-history')
   })
+
+  it('reports the context window a route declares, none when it declares none, and refuses a bad one', async () => {
+    const ctx = await setup()
+    ctx.llm.register(fakeAdapter('plain', ['plain-model'], done).adapter)
+    ctx.llm.register(fakeAdapter('fixed', ['fixed-model'], done, { contextWindow: 4096 }).adapter)
+    ctx.llm.register(fakeAdapter('per-model', ['pm-a', 'pm-b'], done, { contextWindow: (model) => model === 'pm-a' ? 1000 : 0.5 }).adapter)
+    expect(ctx.llm.contextWindow('plain-model')).toBeUndefined()
+    expect(ctx.llm.contextWindow('fixed-model')).toBe(4096)
+    expect(ctx.llm.contextWindow('pm-a')).toBe(1000)
+    expect(() => ctx.llm.contextWindow('pm-b')).toThrow('provider "per-model" declares context window 0.5 for model "pm-b"; it must be a whole number of tokens >= 1')
+    expect(() => ctx.llm.register(fakeAdapter('bad', ['bad-model'], done, { contextWindow: -1 }).adapter))
+      .toThrow('adapter "bad": contextWindow -1 must be a whole number of tokens >= 1 or a function of the model id')
+  })
 })

@@ -1,7 +1,9 @@
-import { isDeepFrozen, type GenerateOptions, type ToolDefinition, type ToolUpdateMode } from 'dsh-llm'
+import { isDeepFrozen, type ToolSchema } from 'dsh-core'
+import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import { shortHash } from './hash.ts'
 import { sectionSpans } from './sections.ts'
-import type { RenderedSection, RequestFingerprint } from './types.ts'
+import type { RenderedSection } from 'dsh-system-prompt'
+import type { RequestFingerprint } from './types.ts'
 
 /** What a request does not carry itself but its fingerprint can record. */
 export interface FingerprintContext {
@@ -14,7 +16,7 @@ export interface FingerprintContext {
 /** The parts of a request a fingerprint reads. */
 export type FingerprintedRequest = Pick<GenerateOptions, 'model' | 'system' | 'tools' | 'deferredTools'>
 
-const toolHashes = new WeakMap<ToolDefinition, string>()
+const toolHashes = new WeakMap<ToolSchema, string>()
 
 /**
  * The fingerprint of a request's cacheable front: model, system prompt and section hashes, tool names in
@@ -34,7 +36,7 @@ export function fingerprint(options: FingerprintedRequest, context: FingerprintC
 }
 
 /** Hash of the declaration's serialized bytes: key order counts, because it is sent as serialized. */
-function toolHash(tool: ToolDefinition): string {
+function toolHash(tool: ToolSchema): string {
   let hash = toolHashes.get(tool)
   if (hash !== undefined) return hash
   hash = shortHash(JSON.stringify(tool))

@@ -2,12 +2,12 @@ export { PromptCache, type PromptCacheConfig } from './service.ts'
 export { fingerprint, type FingerprintContext, type FingerprintedRequest } from './fingerprint.ts'
 export { classifyBreak } from './classify.ts'
 export { compareTools, firstByteDifference, changedSection, type ToolChanges } from './diff.ts'
-export { renderSections, sectionSpans } from './sections.ts'
+export { sectionSpans } from './sections.ts'
 export { DEFAULT_THRESHOLDS, isCacheDrop, resolveThresholds } from './thresholds.ts'
-export { shortHash, HASH_LENGTH } from './hash.ts'
+export { shortHash } from './hash.ts'
 export { PromptCacheError, type PromptCacheErrorCode } from './errors.ts'
 export type {
-  BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresholds, PromptCacheBreak, RenderedSection, RequestFingerprint,
+  BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresholds, PromptCacheBreak, RequestFingerprint,
   SectionFingerprint, ToolFingerprint,
 } from './types.ts'
 export { PromptCache as default } from './service.ts'

@@ -1,26 +1,6 @@
-import { renderPrompt, type PromptAssembly } from 'dsh-system-prompt'
+import { joinSections, sectionAt as rangeAt, sectionRanges, type RenderedSection } from 'dsh-system-prompt'
 import { shortHash } from './hash.ts'
-import type { RenderedSection, SectionFingerprint } from './types.ts'
-
-/** What `renderPrompt` puts between two sections. Spans are checked against the real text, so drift shows. */
-const SEPARATOR = '\n\n'
-const SEPARATOR_BYTES = Buffer.byteLength(SEPARATOR)
-
-/** Each section of an assembly as it appears in the rendered prompt; sections that render empty are dropped. */
-export function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>): RenderedSection[] {
-  const rendered: RenderedSection[] = []
-  for (const section of assembly.sections) {
-    // Rendering one section alone applies exactly the rules (interpolation, empty drop) of the whole prompt.
-    const text = renderPrompt({ sections: [section], variables: assembly.variables })
-    if (text !== '') rendered.push({ name: section.name, text })
-  }
-  return rendered
-}
-
-/** The rendered prompt the sections make. */
-export function joinSections(sections: readonly RenderedSection[]): string {
-  return sections.map((section) => section.text).join(SEPARATOR)
-}
+import type { SectionFingerprint } from './types.ts'
 
 /**
  * The sections' byte spans and hashes in `system`, or undefined when the sections do not render to
@@ -28,14 +8,7 @@ export function joinSections(sections: readonly RenderedSection[]): string {
  */
 export function sectionSpans(sections: readonly RenderedSection[], system: string): SectionFingerprint[] | undefined {
   if (joinSections(sections) !== system) return undefined
-  const spans: SectionFingerprint[] = []
-  let start = 0
-  for (const { name, text } of sections) {
-    const end = start + Buffer.byteLength(text)
-    spans.push({ name, hash: shortHash(text), start, end })
-    start = end + SEPARATOR_BYTES
-  }
-  return spans
+  return sectionRanges(sections).map(({ name, start, end }, index) => ({ name, hash: shortHash(sections[index]!.text), start, end }))
 }
 
 /**
@@ -43,7 +16,7 @@ export function sectionSpans(sections: readonly RenderedSection[], system: strin
  * section after it, since that section is why the separator is there.
  */
 export function sectionAt(spans: readonly SectionFingerprint[], offset: number): SectionFingerprint | undefined {
-  return spans.find((span) => span.end > offset)
+  return rangeAt(spans, offset, 'following')
 }
 
 /**

@@ -1,13 +1,13 @@
+import { quote, deepFreeze } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
-import { deepFreeze, type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
+import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import type {} from 'dsh-session'
-import type {} from 'dsh-system-prompt'
+import { renderSections } from 'dsh-system-prompt'
 import { classifyBreak } from './classify.ts'
-import { describe } from './errors.ts'
 import { fingerprint } from './fingerprint.ts'
-import { SectionIndex, renderSections } from './sections.ts'
+import { SectionIndex } from './sections.ts'
 import { DEFAULT_THRESHOLDS, isDropRatio, resolveThresholds } from './thresholds.ts'
 import type { CacheObservation, DropThresholds, PromptCacheBreak, RequestFingerprint } from './types.ts'
 
@@ -48,7 +48,7 @@ interface Dispatch {
 
 const dropRatio = Schema.transform(Schema.number(), (value) => {
   if (isDropRatio(value)) return value
-  throw new Schema.ValidationError(`expected a number greater than 0 and at most 1 but got ${describe(value)}`, { path: ['minDropRatio'] })
+  throw new Schema.ValidationError(`expected a number greater than 0 and at most 1 but got ${quote(value)}`, { path: ['minDropRatio'] })
 })
 
 /**
@@ -97,6 +97,11 @@ export class PromptCache extends Service {
     }))
     ctx.on('agent/update', (agent, update) => {
       if (update.type === 'usage') this.guard(() => this.observe(agent, update))
+      // A compaction replaces the history on purpose: the fall in cache reads after it is not a break.
+      else if (update.type === 'compaction' && !update.error) {
+        const record = this.agents.get(agent.id)
+        if (record) record.last = undefined
+      }
     })
   }
 
@@ -153,7 +158,7 @@ export class PromptCache extends Service {
     try {
       work()
     } catch (error) {
-      this.logger.warn(`${what}: ${error instanceof Error ? error.message : describe(error)}`)
+      this.logger.warn(`${what}: ${error instanceof Error ? error.message : quote(error)}`)
     }
   }
 }

@@ -1,10 +1,5 @@
-import type { ToolUpdateMode, Usage } from 'dsh-llm'
-
-/** One rendered section of a system prompt, as `renderPrompt` puts it in the text. */
-export interface RenderedSection {
-  name: string
-  text: string
-}
+import type { Usage } from 'dsh-core'
+import type { ToolUpdateMode } from 'dsh-llm'
 
 /** Where a section sits in the rendered prompt: UTF-8 byte offsets, `end` exclusive. */
 export interface SectionFingerprint {

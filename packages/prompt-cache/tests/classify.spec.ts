@@ -1,17 +1,17 @@
+import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { GenerateOptions, ToolDefinition, ToolUpdateMode } from 'dsh-llm'
-import {
-  PromptCacheError, classifyBreak, firstByteDifference, fingerprint, type CacheObservation, type RenderedSection,
-} from '../src/index.ts'
+import type { GenerateOptions, ToolUpdateMode } from 'dsh-llm'
+import type { RenderedSection } from 'dsh-system-prompt'
+import { PromptCacheError, classifyBreak, firstByteDifference, fingerprint, type CacheObservation } from '../src/index.ts'
 
-const tool = (name: string, parameters: object = { type: 'object' }): ToolDefinition => ({ name, description: `${name} tool`, parameters })
+const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })
 const TOOLS = [tool('alpha'), tool('beta'), tool('gamma')]
 const SECTIONS: RenderedSection[] = [{ name: 'identity', text: 'You are DSH.' }, { name: 'persona', text: 'Terse — très.' }, { name: 'notes', text: 'Notes: one.' }]
 
 interface Shape {
   model?: string
-  tools?: ToolDefinition[]
+  tools?: ToolSchema[]
   sections?: RenderedSection[]
   deferredTools?: string[]
   mode?: ToolUpdateMode

@@ -1,10 +1,11 @@
+import { deepFreeze, type ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { deepFreeze, type GenerateOptions, type ToolDefinition } from 'dsh-llm'
-import { renderPrompt, type AssembledSection } from 'dsh-system-prompt'
-import { fingerprint, renderSections, sectionSpans } from '../src/index.ts'
+import { type GenerateOptions } from 'dsh-llm'
+import { renderPrompt, renderSections, type AssembledSection } from 'dsh-system-prompt'
+import { fingerprint, sectionSpans } from '../src/index.ts'
 
-const tool = (name: string, parameters: object = { type: 'object' }): ToolDefinition => ({ name, description: `${name} tool`, parameters })
+const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })
 const request = (overrides: Partial<GenerateOptions> = {}): GenerateOptions => ({
   model: 'm', system: 'héllo\n\nworld', tools: [tool('read'), tool('write')], messages: [], ...overrides,
 })

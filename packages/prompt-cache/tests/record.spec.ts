@@ -44,6 +44,20 @@ describe('a break', () => {
     expect(types.slice(at - 1, at + 2)).toEqual(['assistant/message', 'prompt-cache/break', 'step/end'])
   })
 
+  it('is not reported for the fall in cache reads right after a compaction', async () => {
+    const spine = await setup()
+    spines.push(spine)
+    const agent = await spine.ctx.agentLoop.createAgent({ id: 'a' })
+    spine.model.queue({ read: 5000 }, { read: 5000 }, { read: 2000 }, { read: 0 })
+    await agent.prompt('one')
+    expect(await agent.compact()).toMatchObject({ ok: true })
+    await agent.prompt('two')
+    expect(spine.live).toEqual([])
+    // Later falls are breaks again.
+    await agent.prompt('three')
+    expect(spine.live.map(({ info }) => info.reason)).toEqual(['likely_ttl_or_eviction'])
+  })
+
   it('is listed by ctx.promptCache.breaks(agentId)', async () => {
     const { ctx, live } = await scenario()
     expect(ctx.promptCache.breaks('a')).toEqual([live[0]!.info])

@@ -1,6 +1,7 @@
-import type { ToolDefinition } from 'dsh-llm'
-import { serializePrefix, sha256 } from './fingerprint.ts'
-import { sectionAt } from './sections.ts'
+import type { ToolSchema } from 'dsh-core'
+import { sectionAt, sha256 } from 'dsh-system-prompt'
+import { serializePrefix } from './fingerprint.ts'
+import type { RenderedSection } from './sections.ts'
 import type { PrefixSource } from './sources.ts'
 
 export type ToolCause = 'order' | 'schema' | 'added' | 'removed'
@@ -76,20 +77,21 @@ function locate(a: PrefixSource, b: PrefixSource, prefixA: string, prefixB: stri
   const inSystem = at - toolsA.length - 1
   const before = a.header.system.slice(0, inSystem)
   const lineStart = before.lastIndexOf('\n') + 1
+  const systemOffset = offset - Buffer.byteLength(toolsA) - 1
   const system = {
-    offset: offset - Buffer.byteLength(toolsA) - 1,
+    offset: systemOffset,
     line: before.split('\n').length,
     column: inSystem - lineStart + 1,
     paragraph: before.split('\n\n').length,
     section: {
-      a: a.sections ? sectionAt(a.sections, inSystem) ?? null : null,
-      b: b.sections ? sectionAt(b.sections, inSystem) ?? null : null,
+      a: a.sections ? sectionNameAt(a.sections, systemOffset) : null,
+      b: b.sections ? sectionNameAt(b.sections, systemOffset) : null,
     },
   }
   return { offset, part: 'system', tool: null, system, context, summary: describeSystem(system) }
 }
 
-function firstToolDifference(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): NonNullable<Divergence['tool']> {
+function firstToolDifference(a: readonly ToolSchema[], b: readonly ToolSchema[]): NonNullable<Divergence['tool']> {
   let index = 0
   while (index < a.length && index < b.length && JSON.stringify(a[index]) === JSON.stringify(b[index])) index++
   const left = a[index]
@@ -109,10 +111,10 @@ function changedFields(a: object, b: object): string[] {
   return fields.length ? fields : ['key order']
 }
 
-function toolSetChanges(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): PrefixDiff['tools'] {
+function toolSetChanges(a: readonly ToolSchema[], b: readonly ToolSchema[]): PrefixDiff['tools'] {
   const inA = new Map(a.map((tool) => [tool.name, JSON.stringify(tool)]))
   const inB = new Map(b.map((tool) => [tool.name, JSON.stringify(tool)]))
-  const common = (list: readonly ToolDefinition[], other: Map<string, string>) => list.map((tool) => tool.name).filter((name) => other.has(name))
+  const common = (list: readonly ToolSchema[], other: Map<string, string>) => list.map((tool) => tool.name).filter((name) => other.has(name))
   const commonA = common(a, inB)
   const commonB = common(b, inA)
   return {
@@ -149,4 +151,10 @@ function describeSystem(system: NonNullable<Divergence['system']>): string {
 function around(text: string, at: number): string {
   const start = Math.max(0, at - CONTEXT_CHARS)
   return `${start > 0 ? '…' : ''}${text.slice(start, at + CONTEXT_CHARS)}${at + CONTEXT_CHARS < text.length ? '…' : ''}`
+}
+
+/** The section holding byte `offset` of the system prompt; a separator reads as the end of the section before it. */
+function sectionNameAt(sections: readonly RenderedSection[], offset: number): string | null {
+  const ranges = sections.map((section) => ({ name: section.name, start: section.offset, end: section.offset + Buffer.byteLength(section.text) }))
+  return sectionAt(ranges, offset, 'preceding')?.name ?? null
 }

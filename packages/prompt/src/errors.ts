@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way the inspector can refuse to answer; `main` turns each into one stderr line and exit 1. */
 export type PromptCliErrorCode =
   | 'USAGE'
@@ -6,9 +8,6 @@ export type PromptCliErrorCode =
   | 'MISCONFIGURED'
 
 /** The one error class of dsh-prompt. */
-export class PromptCliError extends Error {
+export class PromptCliError extends CodedError<PromptCliErrorCode> {
   override name = 'PromptCliError'
-  constructor(public readonly code: PromptCliErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-  }
 }

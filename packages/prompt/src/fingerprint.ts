@@ -1,10 +1,5 @@
-import { createHash } from 'node:crypto'
 import type { RequestHeader } from 'dsh-session'
-
-/** Hex sha256 of a string's UTF-8 bytes. */
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex')
-}
+import { sha256 } from 'dsh-system-prompt'
 
 /** The header exactly as the agent loop logs it in a `request/header` event: `{ model, system, tools }`. */
 export function serializeHeader(header: RequestHeader): string {

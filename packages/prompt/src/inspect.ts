@@ -27,6 +27,8 @@ export interface InspectedTool extends ToolPosition {
   plugin: string
   /** The app-file entry that plugin runs under. */
   entry: string | null
+  /** The MCP server the tool came from (a `dsh-tools-mcp` tool), else null. */
+  server: string | null
   sha256: string
 }
 
@@ -98,7 +100,7 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
     sections,
     tools: tools.map((tool, index) => {
       const owner = owners.get(tool.name)
-      return { ...tool, plugin: owner?.plugin ?? 'a system-prompt/assemble listener', entry: owner?.entry ?? null, sha256: print.perTool[index].sha256 }
+      return { ...tool, plugin: owner?.plugin ?? 'a system-prompt/assemble listener', entry: owner?.entry ?? null, server: owner?.server ?? null, sha256: print.perTool[index].sha256 }
     }),
     removedByListeners: removed,
     header,

@@ -6,10 +6,14 @@ import { allFibers, effectLabels, entryOf } from './fibers.ts'
 export interface ToolOwner {
   plugin: string
   entry: string | undefined
+  /** The MCP server a `dsh-tools-mcp` tool came from. */
+  server?: string
 }
 
 const REGISTER = /^tools\.register\((.*)\)$/
 const PROVIDER = 'systemPrompt.tools()'
+// the label dsh-tools-mcp gives each registration (its `registrationLabel`); the server name is JSON
+const MCP = /^tools-mcp\.register\((.*) from server ("(?:[^"\\]|\\.)*")\)$/
 
 /**
  * Tool name → owner. `systemPrompt` only knows the provider (for registry tools that is always
@@ -17,12 +21,15 @@ const PROVIDER = 'systemPrompt.tools()'
  */
 export function findOwners(ctx: Context, entries: readonly BootedEntry[], providers: ReadonlyMap<string, string>): Map<string, ToolOwner> {
   const registered = new Map<string, ToolOwner>()
+  const servers = new Map<string, string>()
   const providerFibers = new Map<string, ToolOwner[]>()
   for (const fiber of allFibers(ctx)) {
     const entry = entryOf(fiber, entries)?.id
     for (const label of effectLabels(fiber)) {
       const match = REGISTER.exec(label)
-      if (match) registered.set(match[1], { plugin: fiber.name, entry })
+      const mcp = MCP.exec(label)
+      if (mcp) servers.set(mcp[1], JSON.parse(mcp[2]) as string)
+      else if (match) registered.set(match[1], { plugin: fiber.name, entry })
       else if (label === PROVIDER) {
         const list = providerFibers.get(fiber.name) ?? []
         list.push({ plugin: fiber.name, entry })
@@ -34,7 +41,9 @@ export function findOwners(ctx: Context, entries: readonly BootedEntry[], provid
   for (const [tool, provider] of providers) {
     const candidates = providerFibers.get(provider)
     const viaProvider = candidates?.length === 1 ? candidates[0] : { plugin: provider, entry: undefined }
-    owners.set(tool, registered.get(tool) ?? viaProvider)
+    const owner = registered.get(tool) ?? viaProvider
+    const server = servers.get(tool)
+    owners.set(tool, server === undefined ? owner : { ...owner, server })
   }
   return owners
 }

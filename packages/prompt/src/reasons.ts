@@ -1,5 +1,5 @@
+import type { ToolSchema } from 'dsh-core'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
-import type { ToolSchema } from 'dsh-system-prompt'
 
 /** Why a tool stands where it does in the final list. */
 export type PositionReason = 'listed' | 'rest' | 'lexicographic' | 'moved' | 'added' | 'edited'

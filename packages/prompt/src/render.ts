@@ -43,7 +43,8 @@ export function renderInspection(inspection: AppInspection): string {
 }
 
 function ownerOf(tool: AppInspection['tools'][number]): string {
-  return tool.entry && tool.entry !== tool.plugin ? `${tool.plugin} [${tool.entry}]` : tool.plugin
+  const owner = tool.entry && tool.entry !== tool.plugin ? `${tool.plugin} [${tool.entry}]` : tool.plugin
+  return tool.server === null ? owner : `${owner} MCP server ${JSON.stringify(tool.server)}`
 }
 
 /** Human text for `dsh-prompt diff`. */
@@ -76,5 +77,7 @@ function describeSource(source: PrefixSource): string {
   if (source.kind === 'app') return `${source.input} (app file, model ${source.header.model || '(none)'})`
   const event = source.event!
   const where = event.turn === null ? '' : `, turn ${event.turn} step ${event.step}`
-  return `${source.input} (session log, request/header seq ${event.seq} at line ${event.line}${where}, reason ${event.reason ?? '?'})`
+  const at = event.line === null ? '' : ` at line ${event.line}`
+  const kind = event.line === null ? 'PostgreSQL session' : 'session log'
+  return `${source.input} (${kind}, request/header seq ${event.seq}${at}${where}, reason ${event.reason ?? '?'})`
 }

@@ -24,8 +24,8 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
       return { code: 0, stdout: command.json ? json(inspection) : renderInspection(inspection), stderr: '' }
     }
     // one after the other: two booted apps at once would share the process's stderr log and timers
-    const a = await loadSource(command.a, command.settleMs)
-    const b = await loadSource(command.b, command.settleMs)
+    const a = await loadSource(command.a, command.settleMs, command.pg)
+    const b = await loadSource(command.b, command.settleMs, command.pg)
     const diff = diffPrefixes(a, b)
     const stdout = command.json ? json({ a: describe(a), b: describe(b), ...diff }) : renderDiff(a, b, diff)
     return { code: diff.identical ? 0 : 1, stdout, stderr: '' }

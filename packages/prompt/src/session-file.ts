@@ -5,8 +5,8 @@ import { PromptCliError } from './errors.ts'
 /** A `request/header` event read from a session log. */
 export interface LoggedHeader {
   seq: number
-  /** 1-based line of the event in the file. */
-  line: number
+  /** 1-based line of the event in the file; null for a session read from PostgreSQL. */
+  line: number | null
   turn: number | null
   step: number | null
   reason: string | null
@@ -24,18 +24,43 @@ export async function readSessionHeader(path: string, seq?: number): Promise<Log
   } catch (error) {
     throw new PromptCliError('INPUT', `${path}: cannot read session log: ${(error as Error).message}`, { cause: error })
   }
-  const headers = parseHeaders(text, path)
+  return pickHeader(parseHeaders(text, path), path, seq)
+}
+
+/** The header with `seq` among `headers` (the last one when `seq` is omitted); `where` names the log in errors. */
+export function pickHeader(headers: readonly LoggedHeader[], where: string, seq?: number): LoggedHeader {
   if (seq === undefined) {
     const last = headers[headers.length - 1]
-    if (!last) throw new PromptCliError('INPUT', `${path}: no request/header event in this session log`)
+    if (!last) throw new PromptCliError('INPUT', `${where}: no request/header event in this session log`)
     return last
   }
   const found = headers.find((header) => header.seq === seq)
   if (!found) {
     const seqs = headers.map((header) => header.seq).join(', ') || '(none)'
-    throw new PromptCliError('INPUT', `${path}: no request/header event with seq ${seq}; request/header seqs: ${seqs}`)
+    throw new PromptCliError('INPUT', `${where}: no request/header event with seq ${seq}; request/header seqs: ${seqs}`)
   }
   return found
+}
+
+/**
+ * The header of one parsed event, or undefined when it is another type; `where` prefixes errors
+ * (`file:LINE` or `pg:ID`), `line` is recorded as given.
+ */
+export function headerOfEvent(event: any, where: string, line: number | null): LoggedHeader | undefined {
+  if (!event || typeof event !== 'object' || event.type !== 'request/header') return undefined
+  if (!Number.isSafeInteger(event.seq)) throw new PromptCliError('INPUT', `${where}: request/header event has no integer seq, got ${JSON.stringify(event.seq)}`)
+  const header = event.data?.header
+  const problem = headerProblem(header)
+  if (problem) throw new PromptCliError('INPUT', `${where}: request/header seq ${event.seq}: ${problem}`)
+  const { turn, step, reason } = event.data
+  return {
+    seq: event.seq,
+    line,
+    turn: Number.isSafeInteger(turn) ? turn : null,
+    step: Number.isSafeInteger(step) ? step : null,
+    reason: typeof reason === 'string' ? reason : null,
+    header: { model: header.model, system: header.system, tools: header.tools },
+  }
 }
 
 function parseHeaders(text: string, path: string): LoggedHeader[] {
@@ -52,20 +77,8 @@ function parseHeaders(text: string, path: string): LoggedHeader[] {
       if (index === lines.length - 1) return
       throw new PromptCliError('INPUT', `${path}:${line}: not a JSON event: ${(error as Error).message}`)
     }
-    if (!event || typeof event !== 'object' || event.type !== 'request/header') return
-    if (!Number.isSafeInteger(event.seq)) throw new PromptCliError('INPUT', `${path}:${line}: request/header event has no integer seq, got ${JSON.stringify(event.seq)}`)
-    const header = event.data?.header
-    const problem = headerProblem(header)
-    if (problem) throw new PromptCliError('INPUT', `${path}:${line}: request/header seq ${event.seq}: ${problem}`)
-    const { turn, step, reason } = event.data
-    headers.push({
-      seq: event.seq,
-      line,
-      turn: Number.isSafeInteger(turn) ? turn : null,
-      step: Number.isSafeInteger(step) ? step : null,
-      reason: typeof reason === 'string' ? reason : null,
-      header: { model: header.model, system: header.system, tools: header.tools },
-    })
+    const header = headerOfEvent(event, `${path}:${line}`, line)
+    if (header) headers.push(header)
   })
   return headers
 }

@@ -38,8 +38,12 @@ export function delayedStaticTools(ctx: Context): DelayedTool[] {
   return delayed
 }
 
+// FiberState.LOADING: an async apply still running (e.g. dsh-tools-mcp waiting for its servers' first lists)
+const LOADING = 1
+const starting = (ctx: Context) => allFibers(ctx).some((fiber) => fiber.state === LOADING)
+
 /**
- * Waits until the booted app stops changing its prompt: every delayed `tools-static` tool is registered
+ * Waits until the booted app stops changing its prompt: no plugin is still starting, every delayed `tools-static` tool is registered
  * (or its delay plus `settleMs` has passed since boot, for one that never arrives), and no `tools/change`
  * or `system-prompt/change` happened for `settleMs`. Timers start before `boot()` resolves, so
  * `bootedAt + delayMs` bounds each delayed registration.
@@ -58,7 +62,7 @@ export async function settle(ctx: Context, settleMs: number, bootedAt = Date.now
     while (true) {
       const now = Date.now()
       const timersDone = !delayed.some(isMissing) || now >= bootedAt + maxDelay + settleMs
-      if (timersDone && now - lastChange >= settleMs) break
+      if (timersDone && !starting(ctx) && now - lastChange >= settleMs) break
       if (now >= giveUp) {
         timedOut = true
         break

@@ -16,7 +16,7 @@ describe('dsh-prompt arguments', () => {
     [['frob'], /^unknown command "frob"; valid commands: inspect, diff/],
     [['inspect'], /^inspect takes one app file, got none/],
     [['inspect', 'a.yml', 'b.yml'], /^inspect takes one app file, got 2 \("a\.yml" "b\.yml"\)/],
-    [['inspect', 'a.yml', '--verbose'], /^unknown option "--verbose"; valid options: --json, --settle <ms>, --help/],
+    [['inspect', 'a.yml', '--verbose'], /^unknown option "--verbose"; valid options: --json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --help/],
     [['inspect', 'a.yml', '--settle', 'soon'], /^--settle expects a whole number of milliseconds from 0 to 600000, got "soon"/],
     [['inspect', 'a.yml', '--settle'], /^--settle needs a value in milliseconds/],
     [['inspect', 'a.yml', '--json=yes'], /^option --json takes no value/],
@@ -28,15 +28,25 @@ describe('dsh-prompt arguments', () => {
     expect(stderr).toMatch(message)
   })
 
-  it('exits 2 on a usage error of diff, so 1 only ever means "the prefixes differ"', async () => {
-    const { code, stderr } = await runBin(['diff', 'a.yml'], await tempDir())
+  it.each([
+    [['diff', 'a.yml'], /^diff takes two inputs, got 1/],
+    [['diff', 'a.yml', 'pg:x', '--pg-url-env', 'not-a-name'], /^--pg-url-env expects an environment variable name, e\.g\. DSH_PG_URL, got "not-a-name"/],
+    [['diff', 'a.yml', 'pg:x', '--pg-schema=Bad'], /^--pg-schema expects lower case letters, digits and "_", e\.g\. dsh, got "Bad"/],
+    [['diff', 'a.yml', 'pg:x', '--pg-schema'], /^--pg-schema expects lower case letters, digits and "_", e\.g\. dsh, got nothing/],
+  ])('rejects diff %j with one line and exit 2, so 1 only ever means "the prefixes differ"', async (args, message) => {
+    const { code, stdout, stderr } = await runBin(args, await tempDir())
     expect(code).toBe(2)
-    expect(stderr).toMatch(/^diff takes two inputs, got 1/)
+    expect(stdout).toBe('')
+    expect(stderr.split('\n')).toHaveLength(2)
+    expect(stderr).toMatch(message)
   })
 
   it('parses both commands and their options', () => {
     expect(parseArgs(['inspect', 'app.yml'])).toEqual({ command: 'inspect', file: 'app.yml', json: false, settleMs: DEFAULT_SETTLE_MS })
-    expect(parseArgs(['--json', 'diff', 'a.yml', 'b.jsonl#3', '--settle=0'])).toEqual({ command: 'diff', a: 'a.yml', b: 'b.jsonl#3', json: true, settleMs: 0 })
+    expect(parseArgs(['--json', 'diff', 'a.yml', 'b.jsonl#3', '--settle=0'])).toEqual({
+      command: 'diff', a: 'a.yml', b: 'b.jsonl#3', json: true, settleMs: 0, pg: { urlEnv: 'DSH_PG_URL', schema: 'dsh' },
+    })
+    expect(parseArgs(['diff', 'pg:a', 'pg:b#2', '--pg-url-env', 'TEAM_DB', '--pg-schema=agents'])).toMatchObject({ pg: { urlEnv: 'TEAM_DB', schema: 'agents' } })
     expect(parseArgs(['inspect', '--', '-odd.yml'])).toMatchObject({ file: '-odd.yml' })
     expect(parseArgs(['frob', '-h'])).toEqual({ command: 'help' })
   })

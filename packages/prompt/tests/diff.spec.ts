@@ -138,7 +138,7 @@ describe('dsh-prompt diff on session logs', () => {
       await writeFile(path, `${JSON.stringify({ seq: 4, time: 't', type: 'request/header', data: { turn: 1, step: 1, reason: 'initial', header: { model: 'm', system: '' } } })}\n`)
       return path
     }, /shape\.jsonl:1: request\/header seq 4: data\.header\.tools must be a list of tools, got undefined$/],
-    ['an input of unknown type', async (dir: string) => join(dir, 'notes.txt'), /notes\.txt: unknown input; expected an app file \(\.yml, \.yaml\) or a session log/],
+    ['an input of unknown type', async (dir: string) => join(dir, 'notes.txt'), /notes\.txt: unknown input; expected an app file \(\.yml, \.yaml\), a session log \(\.jsonl, optionally file\.jsonl#SEQ\) or pg:SESSION-ID\[#SEQ\]/],
   ])('fails with one line on %s', async (_, make, message) => {
     const dir = await tempDir()
     const input = await make(dir)

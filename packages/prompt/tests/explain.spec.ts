@@ -1,8 +1,8 @@
+import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST, canonicalToolOrder } from 'dsh-system-prompt'
-import type { ToolSchema } from 'dsh-system-prompt'
-import { diffPrefixes, explainPositions, sectionAt, serializePrefix } from '../src/index.ts'
+import { diffPrefixes, explainPositions, serializePrefix } from '../src/index.ts'
 import type { PrefixSource } from '../src/index.ts'
 
 const tool = (name: string, description = `${name} things.`): ToolSchema => ({ name, description, parameters: { type: 'object', properties: {} } })
@@ -82,12 +82,5 @@ describe('diffPrefixes', () => {
     const diff = diffPrefixes(a, source([], 'One.\n\nTwo\nthreé.'))
     expect(diff.divergence?.system).toEqual({ offset: 14, line: 4, column: 5, paragraph: 2, section: { a: 's2', b: null } })
     expect(diff.divergence?.offset).toBe(Buffer.byteLength('[]\n') + 14)
-  })
-})
-
-describe('sectionAt', () => {
-  it('gives the separator to the section before it and an offset past the end to the last section', () => {
-    const sections = [{ name: 'a', offset: 0 }, { name: 'b', offset: 5 }]
-    expect([0, 2, 3, 4, 5, 99].map((offset) => sectionAt(sections, offset))).toEqual(['a', 'a', 'a', 'a', 'b', 'b'])
   })
 })

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
+import { testServer } from 'dsh-tools-mcp/testing'
+import { inspectApp, renderInspection } from '../src/index.ts'
 import { recordSession, runBin, spineEntry, staticEntry, tempDir, writeApp } from './setup.ts'
 
 /** Two tools-static entries whose delays register the tools in neither file nor name order. */
@@ -109,7 +111,7 @@ export function apply(ctx) {
     expect(report.toolOrder).toEqual(['read', TOOL_ORDER_REST])
     expect(report.tools[0]).toEqual({
       name: 'read', position: 1, canonicalPosition: 1, reason: 'listed', detail: 'listed position 1',
-      plugin: 'tools-static', entry: 't', sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      plugin: 'tools-static', entry: 't', server: null, sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     })
     expect(Object.keys(report.fingerprint).sort()).toEqual(['header', 'model', 'perTool', 'prefix', 'system', 'tools'])
 
@@ -207,6 +209,27 @@ export function apply(ctx) {
     const { code, stdout } = await runBin(['inspect', 'app.yml', '--settle', '400', '--json'], dir)
     expect(code).toBe(0)
     expect(JSON.parse(stdout).tools.map((tool: any) => [tool.name, tool.plugin, tool.entry])).toEqual([['late', 'late-tools', 'late']])
+  })
+
+  it('names the MCP server that contributed each MCP tool', async () => {
+    const dir = await tempDir()
+    const servers = {
+      docs: testServer({ tools: [{ name: 'search', description: 'Search the docs.' }] }),
+      tickets: testServer({ tools: [{ name: 'open', description: 'Open a ticket.' }] }),
+    }
+    await writeApp(dir, 'app.yml', [spineEntry(), staticEntry('local', [{ name: 'alpha' }]), { id: 'mcp', name: 'dsh-tools-mcp', config: { servers } }])
+    // in-process (the bin is covered above); the servers are real child processes either way
+    const inspection = await inspectApp({ file: join(dir, 'app.yml') })
+    expect(inspection.tools.map((tool) => [tool.name, tool.plugin, tool.entry, tool.server])).toEqual([
+      ['alpha', 'tools-static', 'local', null],
+      ['mcp__docs__search', 'tools-mcp', 'mcp', 'docs'],
+      ['mcp__tickets__open', 'tools-mcp', 'mcp', 'tickets'],
+    ])
+    expect(toolLines(renderInspection(inspection)).map((cells) => cells.slice(0, 2))).toEqual([
+      ['1. alpha', 'tools-static [local]'],
+      ['2. mcp__docs__search', 'tools-mcp [mcp] MCP server "docs"'],
+      ['3. mcp__tickets__open', 'tools-mcp [mcp] MCP server "tickets"'],
+    ])
   })
 
   it('fails with one line when no entry provides systemPrompt', async () => {

@@ -1,7 +1,10 @@
-import type { ToolCall, ToolDefinition, Usage } from 'dsh-llm'
+import type { ToolCall, ToolSchema, Usage } from 'dsh-core'
 
 /** Why a `request/header` was logged: the first request, the first after a reload, or a changed header. */
 export type HeaderReason = 'initial' | 'resume' | 'change'
+
+/** Why a compaction ran: the next request passed the configured share of the window, or someone asked. */
+export type CompactionReason = 'auto' | 'manual'
 
 /** How a turn ended. */
 export type TurnEndReason = 'done' | 'error' | 'cancelled' | 'step_limit'
@@ -10,7 +13,7 @@ export type TurnEndReason = 'done' | 'error' | 'cancelled' | 'step_limit'
 export interface RequestHeader {
   model: string
   system: string
-  tools: ToolDefinition[]
+  tools: ToolSchema[]
 }
 
 /**
@@ -37,6 +40,12 @@ export interface SessionEventMap {
   'turn/end': { turn: number; reason: TurnEndReason; error?: { message: string } }
   /** Starts a new tool-history sequence at the next `request/header` (e.g. after compaction). */
   'sequence/reset': { reason: string }
+  /**
+   * The model-facing history through seq `throughSeq` is replaced by `summary` (tool-registry messages of
+   * that range excepted: the tools they announced stay declared). `step` is the step it ran before, 0
+   * between turns; `usage` is the compaction call's.
+   */
+  'context/compaction': { turn: number; step: number; reason: CompactionReason; summary: string; throughSeq: number; usage?: Usage }
 }
 
 /** Data accepted for an event type: the mapped shape for known types, any JSON object otherwise. */
@@ -57,3 +66,4 @@ export type KnownSessionEvent = { [K in keyof SessionEventMap]: SessionEvent<K> 
 export function isEvent<K extends keyof SessionEventMap>(event: SessionEvent, type: K): event is SessionEvent<K> {
   return event.type === type
 }
+

@@ -1,11 +1,10 @@
 export { default, SessionStore } from './store.ts'
 export type { SessionStoreConfig } from './store.ts'
-export { Session } from './session.ts'
+export type { SessionStoreApi } from './store-api.ts'
+export { Session, restoreEvent } from './session.ts'
 export type { EventSink, SessionOptions } from './session.ts'
 export { SessionError } from './errors.ts'
 export type { SessionErrorCode } from './errors.ts'
-export { isEvent } from './events.ts'
 export type {
-  EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
+  CompactionReason, EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
 } from './events.ts'
-export { CORE_EVENT_TYPES, CORE_PREFIXES } from './validate.ts'

@@ -1,19 +1,40 @@
-import { deepFreeze } from 'dsh-llm'
-import type { ChatMessage } from 'dsh-llm'
+import { deepFreeze, summaryMessage, type ChatMessage } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 
 /** Incremental projection of the log into the model-facing history. */
 export class MessagesFold {
   /** How many log events this fold has consumed. */
   position = 0
-  private readonly list: ChatMessage[] = []
+  private list: ChatMessage[] = []
+  /** Seq of the event behind each message of `list`. */
+  private seqs: number[] = []
   private published: readonly ChatMessage[] = Object.freeze([])
   private dirty = false
 
   apply(event: SessionEvent): void {
+    if (event.type === 'context/compaction') return this.compact(event as SessionEvent<'context/compaction'>)
     const message = toMessage(event)
     if (!message) return
     this.list.push(deepFreeze(message))
+    this.seqs.push(event.seq)
+    this.dirty = true
+  }
+
+  /**
+   * The summary takes the place of the history through `throughSeq`. Tool-registry messages of that range
+   * stay, ahead of it: the tools they announced are still declared, and routes that announce additions
+   * in history need the announcement to keep them loaded.
+   */
+  private compact(event: SessionEvent<'context/compaction'>): void {
+    const { throughSeq, summary } = event.data
+    const kept: number[] = []
+    const after: number[] = []
+    this.seqs.forEach((seq, index) => {
+      if (seq > throughSeq) after.push(index)
+      else if (this.list[index]!.role === 'developer') kept.push(index)
+    })
+    this.list = [...kept.map((index) => this.list[index]!), deepFreeze(summaryMessage(summary)), ...after.map((index) => this.list[index]!)]
+    this.seqs = [...kept.map((index) => this.seqs[index]!), event.seq, ...after.map((index) => this.seqs[index]!)]
     this.dirty = true
   }
 

@@ -1,7 +1,6 @@
-import type { ChatMessage, ToolHistorySnapshot } from 'dsh-llm'
-import { SessionError, describe } from './errors.ts'
+import { describeValue, type ChatMessage, type ToolHistorySnapshot, deepFreeze, frozenJsonCopy } from 'dsh-core'
+import { SessionError } from './errors.ts'
 import type { EventData, SessionEvent } from './events.ts'
-import { deepFreeze, frozenJsonCopy } from 'dsh-llm'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
 import { validateEvent } from './validate.ts'
@@ -20,7 +19,7 @@ export interface SessionOptions {
   sink?: EventSink
 }
 
-/** Restores an already-sequenced envelope; used by loaders, not part of the public API. */
+/** Restores an already-sequenced envelope: for store implementations (loaders) only, not for callers. */
 export const restoreEvent = Symbol('dsh-session.restoreEvent')
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
@@ -108,7 +107,7 @@ export class Session {
   /** Logs an envelope read from a persisted log, checking its seq and stamp; loaders only. */
   [restoreEvent](raw: unknown): SessionEvent {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      throw new SessionError('INVALID_EVENT', `an event must be a JSON object {seq, time, type, data}, got ${describe(raw)}`)
+      throw new SessionError('INVALID_EVENT', `an event must be a JSON object {seq, time, type, data}, got ${describeValue(raw)}`)
     }
     const envelope = raw as Record<string, unknown>
     const extra = Object.keys(envelope).find(key => !ENVELOPE_KEYS.includes(key))
@@ -116,10 +115,10 @@ export class Session {
       throw new SessionError('INVALID_EVENT', `unknown envelope field "${extra}"; valid fields: ${ENVELOPE_KEYS.join(', ')}`)
     }
     if (envelope.seq !== this.log.length + 1) {
-      throw new SessionError('BAD_SEQ', `seq must be ${this.log.length + 1} (seqs are contiguous from 1), got ${describe(envelope.seq)}`)
+      throw new SessionError('BAD_SEQ', `seq must be ${this.log.length + 1} (seqs are contiguous from 1), got ${describeValue(envelope.seq)}`)
     }
     if (typeof envelope.time !== 'string' || !ISO_TIME.test(envelope.time) || Number.isNaN(Date.parse(envelope.time))) {
-      throw new SessionError('INVALID_EVENT', `field "time" must be an ISO-8601 UTC timestamp, got ${describe(envelope.time)}`)
+      throw new SessionError('INVALID_EVENT', `field "time" must be an ISO-8601 UTC timestamp, got ${describeValue(envelope.time)}`)
     }
     validateEvent(envelope.type, envelope.data)
     this.checkReferences(envelope.type as string, envelope.data)
@@ -129,11 +128,21 @@ export class Session {
   }
 
   private checkReferences(type: string, data: unknown): void {
+    if (type === 'context/compaction') return this.checkCut(data as EventData<'context/compaction'>)
     if (type !== 'developer/message') return
     const { headerSeq } = data as EventData<'developer/message'>
     if (this.log[headerSeq - 1]?.type !== 'request/header') {
       throw new SessionError('INVALID_EVENT', `developer/message: field "headerSeq" must be the seq of a logged request/header, `
         + `got ${headerSeq} (${headerSeq > this.log.length ? 'not logged yet' : `a ${this.log[headerSeq - 1]!.type} event`})`)
+    }
+  }
+
+  /** A compaction replaces logged history only, and never reaches back past an earlier compaction. */
+  private checkCut({ throughSeq }: EventData<'context/compaction'>): void {
+    const earlier = this.log.findLast((event) => event.type === 'context/compaction')
+    if (throughSeq > this.log.length || (earlier && throughSeq <= earlier.seq)) {
+      throw new SessionError('INVALID_EVENT', `context/compaction: field "throughSeq" must be a logged seq after the last compaction `
+        + `(${earlier ? earlier.seq + 1 : 1}..${this.log.length}), got ${throughSeq}`)
     }
   }
 

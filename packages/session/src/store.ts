@@ -1,15 +1,17 @@
+import { compareCodeUnits, describeValue } from 'dsh-core'
 import { randomUUID } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Context, Logger, Service } from 'cordis'
 import Schema from 'schemastery'
-import { SessionError, describe } from './errors.ts'
+import { SessionError } from './errors.ts'
 import { JsonlWriter, createLogFile, loadSession } from './jsonl-store.ts'
 import { Session } from './session.ts'
+import type { SessionStoreApi } from './store-api.ts'
 
 declare module 'cordis' {
   interface Context {
-    sessions: SessionStore
+    sessions: SessionStoreApi
   }
 }
 
@@ -22,7 +24,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
 const LOG_SUFFIX = '.jsonl'
 
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
-export class SessionStore extends Service {
+export class SessionStore extends Service implements SessionStoreApi {
   static Config: Schema<SessionStoreConfig> = Schema.object({
     persistenceRoot: Schema.string().min(1).default('./.sessions')
       .description('Directory of the session logs; a relative path is resolved against the working directory at startup.'),
@@ -98,7 +100,7 @@ export class SessionStore extends Service {
       }
     }
     // Code-unit order, so the listing does not depend on the locale.
-    return [...ids].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
+    return [...ids].sort(compareCodeUnits)
   }
 
   /** Flushes a session and forgets it; a later open() reloads it from disk. */
@@ -148,7 +150,7 @@ export class SessionStore extends Service {
 
 function checkId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || !SESSION_ID.test(id)) {
-    throw new SessionError('INVALID_ID', `invalid session id ${describe(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
+    throw new SessionError('INVALID_ID', `invalid session id ${describeValue(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
   }
 }
 

@@ -1,17 +1,16 @@
-import type { ToolDefinition, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-llm'
-import { deepFreeze } from 'dsh-llm'
+import { type ToolSchema, type ToolHistorySnapshot, type ToolHistoryUpdate, deepFreeze } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 
 interface Sequence {
   startSeq: number
-  declarations: readonly ToolDefinition[]
+  declarations: readonly ToolSchema[]
   updates: ToolHistoryUpdate[]
   /** Frozen copy of `updates`, shared by snapshots until the next update. */
   frozenUpdates: readonly ToolHistoryUpdate[] | undefined
   /** Serialized definition of every name this sequence has declared or added, removed ones included. */
   known: Map<string, string>
   /** Tools of each header of this sequence, by header seq. */
-  headers: Map<number, readonly ToolDefinition[]>
+  headers: Map<number, readonly ToolSchema[]>
   lastHeaderSeq: number
 }
 
@@ -87,7 +86,7 @@ function freezeSnapshot(sequence: Sequence): ToolHistorySnapshot {
     sequenceStartSeq: sequence.startSeq,
     declarations: sequence.declarations,
     updates: sequence.frozenUpdates ??= deepFreeze(sequence.updates.slice()),
-    resolve(name: string, headerSeq: number): ToolDefinition | undefined {
+    resolve(name: string, headerSeq: number): ToolSchema | undefined {
       // The sequence keeps growing after this snapshot; later headers are not part of it.
       if (headerSeq > lastHeaderSeq) return undefined
       return headers.get(headerSeq)?.find(tool => tool.name === name)

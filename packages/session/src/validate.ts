@@ -1,4 +1,5 @@
-import { SessionError, describe } from './errors.ts'
+import { describeValue } from 'dsh-core'
+import { SessionError } from './errors.ts'
 
 type Fail = (path: string, expected: string, value: unknown) => never
 type Check = (value: unknown, path: string, fail: Fail) => void
@@ -19,6 +20,9 @@ const str: Check = (v, path, fail) => {
 }
 const name: Check = (v, path, fail) => {
   if (typeof v !== 'string' || v === '') fail(path, 'a non-empty string', v)
+}
+const nonBlank: Check = (v, path, fail) => {
+  if (typeof v !== 'string' || !v.trim()) fail(path, 'a string with visible text', v)
 }
 const bool: Check = (v, path, fail) => {
   if (typeof v !== 'boolean') fail(path, 'a boolean', v)
@@ -87,6 +91,14 @@ const CORE: Record<string, Record<string, Field>> = {
   'step/end': { turn, step },
   'turn/end': { turn, reason: { check: oneOf('done', 'error', 'cancelled', 'step_limit') }, error: { check: errorInfo, optional: true } },
   'sequence/reset': { reason: { check: str } },
+  'context/compaction': {
+    turn, step,
+    reason: { check: oneOf('auto', 'manual') },
+    // An empty summary would silently wipe the history it replaces.
+    summary: { check: nonBlank },
+    throughSeq: { check: seqRef },
+    usage: { check: usage, optional: true },
+  },
 }
 
 /** Event types whose data this package validates field by field. */
@@ -100,15 +112,15 @@ const EXTENSION_TYPE = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/
 /** Throws a SessionError (INVALID_EVENT) unless `data` is a valid payload for `type`. */
 export function validateEvent(type: unknown, data: unknown): void {
   if (typeof type !== 'string') {
-    throw new SessionError('INVALID_EVENT', `event type must be a string, got ${describe(type)}`)
+    throw new SessionError('INVALID_EVENT', `event type must be a string, got ${describeValue(type)}`)
   }
   const fail: Fail = (path, expected, got) => {
-    throw new SessionError('INVALID_EVENT', `${type}: field "${path}" must be ${expected}, got ${describe(got)}`)
+    throw new SessionError('INVALID_EVENT', `${type}: field "${path}" must be ${expected}, got ${describeValue(got)}`)
   }
   const fields = CORE[type]
   if (fields) {
     if (!isPlainObject(data)) {
-      throw new SessionError('INVALID_EVENT', `${type}: data must be an object, got ${describe(data)}`)
+      throw new SessionError('INVALID_EVENT', `${type}: data must be an object, got ${describeValue(data)}`)
     }
     checkFields(data, fields, '', fail)
     return
@@ -118,7 +130,7 @@ export function validateEvent(type: unknown, data: unknown): void {
       + `extension types look like "prefix/verb" with a prefix other than ${CORE_PREFIXES.join(', ')}`)
   }
   if (!isPlainObject(data)) {
-    throw new SessionError('INVALID_EVENT', `${type}: data must be a JSON object, got ${describe(data)}`)
+    throw new SessionError('INVALID_EVENT', `${type}: data must be a JSON object, got ${describeValue(data)}`)
   }
   const problem = findNonJson(data, '')
   if (problem) fail(problem.path, `JSON (${problem.reason})`, problem.value)

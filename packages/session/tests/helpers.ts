@@ -1,8 +1,8 @@
+import type { ToolSchema } from 'dsh-core'
 import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context, type Message } from 'cordis'
-import type { ToolDefinition } from 'dsh-llm'
 import { afterEach } from 'vitest'
 import { type Session, SessionStore, type SessionStoreConfig } from '../src/index.ts'
 
@@ -26,15 +26,15 @@ export async function setup(config?: Partial<SessionStoreConfig>) {
   ctx.logger.exporter({ export: message => logs.push(message) })
   const fiber = await ctx.plugin(SessionStore, config as SessionStoreConfig)
   cleanups.push(() => fiber.dispose())
-  return { ctx, fiber, logs, sessions: ctx.sessions }
+  return { ctx, fiber, logs, sessions: ctx.sessions as SessionStore }
 }
 
-export function tool(name: string, description = `${name} tool`, parameters: object = { type: 'object', properties: {} }): ToolDefinition {
+export function tool(name: string, description = `${name} tool`, parameters: object = { type: 'object', properties: {} }): ToolSchema {
   return { name, description, parameters }
 }
 
 /** Logs a request header with these tools and returns its seq. */
-export function header(session: Session, tools: ToolDefinition[], reason: 'initial' | 'resume' | 'change' = 'change'): number {
+export function header(session: Session, tools: ToolSchema[], reason: 'initial' | 'resume' | 'change' = 'change'): number {
   return session.append('request/header', { turn: 1, step: 1, reason, header: { model: 'm', system: 's', tools } }).seq
 }
 

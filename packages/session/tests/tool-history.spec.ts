@@ -1,6 +1,6 @@
+import type { ToolSchema, ToolHistorySnapshot } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ToolDefinition, ToolHistorySnapshot } from 'dsh-llm'
 import { Session } from '../src/index.ts'
 import { chatTurn, header, registryUpdate, tool } from './helpers.ts'
 
@@ -144,7 +144,7 @@ type Step =
 
 const TOOL_NAMES = ['a', 'b', 'c', 'd']
 
-function definition(index: number, variant: number): ToolDefinition {
+function definition(index: number, variant: number): ToolSchema {
   return tool(TOOL_NAMES[index]!, variant ? `v${variant}` : 'base')
 }
 

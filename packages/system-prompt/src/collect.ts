@@ -1,8 +1,9 @@
-import { SystemPromptError, quote } from './errors.ts'
+import { compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
+import { SystemPromptError } from './errors.ts'
 import { snapshotSchema } from './snapshot.ts'
 import { DuplicateName, mergeSorted } from './merge.ts'
-import { TOOL_ORDER_REST, compareCodeUnits } from './tool-order.ts'
-import type { AssembleContext, ToolProvider, ToolProviderResult, ToolSchema } from './types.ts'
+import { TOOL_ORDER_REST } from './tool-order.ts'
+import type { AssembleContext, ToolProvider, ToolProviderResult } from './types.ts'
 
 export interface ProviderEntry {
   owner: string

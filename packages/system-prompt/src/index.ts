@@ -1,12 +1,17 @@
-export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_SECTION, IDENTITY_ORDER, IDENTITY_TEXT } from './service.ts'
+export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_TEXT } from './service.ts'
 export type { SystemPromptConfig, SystemPromptChange, PromptInspection } from './service.ts'
-export { TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, compareCodeUnits, validateToolOrder } from './tool-order.ts'
-export { renderPrompt, interpolate, VARIABLE_NAME } from './interpolate.ts'
+export { TOOL_ORDER_REST, canonicalToolOrder } from './tool-order.ts'
+export { interpolate } from './interpolate.ts'
+export {
+  SECTION_SEPARATOR, joinSections, renderPrompt, renderSection, renderSections, sectionAt, sectionRanges,
+  type RenderedSection, type SectionRange,
+} from './render.ts'
+export { sha256 } from './fingerprint.ts'
 export { snapshotSchema } from './snapshot.ts'
 export { SystemPromptError } from './errors.ts'
 export type { SystemPromptErrorCode } from './errors.ts'
 export type {
   AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, SectionText, ToolProvider, ToolProviderResult,
-  ToolSchema, VariableProvider,
+  VariableProvider,
 } from './types.ts'
 export { SystemPrompt as default } from './service.ts'

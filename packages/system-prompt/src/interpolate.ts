@@ -1,5 +1,5 @@
-import { SystemPromptError, listNames, quote } from './errors.ts'
-import type { PromptAssembly } from './types.ts'
+import { listNames, quote } from 'dsh-core'
+import { SystemPromptError } from './errors.ts'
 
 /** Variable names: lower-case identifiers, so a placeholder never collides with prose like `{{ x }}`. */
 export const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/
@@ -40,14 +40,4 @@ export function interpolate(text: string, variables: Readonly<Record<string, str
     cursor = close + 2
   }
   return out + text.slice(cursor)
-}
-
-/** The system prompt text: each section interpolated, empty ones dropped, joined by a blank line. */
-export function renderPrompt(assembly: Pick<PromptAssembly, 'sections' | 'variables'>): string {
-  const parts: string[] = []
-  for (const section of assembly.sections) {
-    const text = section.complete ? section.text : interpolate(section.text, assembly.variables, `section ${quote(section.name)}`)
-    if (text.trim() !== '') parts.push(text)
-  }
-  return parts.join('\n\n')
 }

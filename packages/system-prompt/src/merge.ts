@@ -1,5 +1,4 @@
-import { compareCodeUnits } from './tool-order.ts'
-import type { ToolSchema } from './types.ts'
+import { compareCodeUnits, type ToolSchema } from 'dsh-core'
 
 /** Thrown inside the merge when two lists hold the same name; the caller turns it into a message with owners. */
 export class DuplicateName {
@@ -35,3 +34,4 @@ export function mergeSorted(lists: readonly (readonly ToolSchema[])[]): ToolSche
   }
   return level[0] as ToolSchema[]
 }
+

@@ -1,13 +1,12 @@
-import { Context, Service, symbols } from 'cordis'
+import { rawService, compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
+import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
-import { SystemPromptError, quote } from './errors.ts'
+import { SystemPromptError } from './errors.ts'
 import { VARIABLE_NAME } from './interpolate.ts'
 import { ToolCollector, type Collection, type ProviderEntry } from './collect.ts'
 import { snapshotSchema } from './snapshot.ts'
-import { TOOL_ORDER_REST, ToolOrderPolicy, compareCodeUnits } from './tool-order.ts'
-import type {
-  AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, ToolProvider, ToolSchema, VariableProvider,
-} from './types.ts'
+import { TOOL_ORDER_REST, ToolOrderPolicy } from './tool-order.ts'
+import type { AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, ToolProvider, VariableProvider } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -160,7 +159,7 @@ export class SystemPrompt extends Service {
    * `system-prompt/assemble` waterfall runs.
    */
   async assemble(context: AssembleContext = {}): Promise<PromptAssembly> {
-    const self = unwrap(this)
+    const self = rawService(this)
     const canonical = self.canonicalTools(context)
     const assembly: PromptAssembly = {
       sections: self.collectSections(context),
@@ -181,7 +180,7 @@ export class SystemPrompt extends Service {
    * final assembly after it, who contributed each tool, and each registered section's order.
    */
   async inspect(context: AssembleContext = {}): Promise<PromptInspection> {
-    const self = unwrap(this)
+    const self = rawService(this)
     const canonical = [...self.canonicalTools(context)]
     const assembly = await self.assemble(context)
     return {
@@ -255,11 +254,3 @@ export class SystemPrompt extends Service {
 }
 
 export default SystemPrompt
-
-/**
- * The service object itself. Called through a context (`ctx.systemPrompt.x()`), `this` is a Cordis tracing
- * proxy on which every property read costs microseconds; per-request paths read from the raw object.
- */
-function unwrap<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
-}

@@ -1,17 +1,9 @@
-import { SystemPromptError, quote } from './errors.ts'
-import type { ToolSchema } from './types.ts'
+import { deepFreeze, quote, type ToolSchema } from 'dsh-core'
+import { SystemPromptError } from './errors.ts'
 
 /** Snapshots keyed by the provider's object: a provider that returns the same schema again pays nothing. */
 const snapshots = new WeakMap<object, ToolSchema>()
 const frozen = new WeakSet<object>()
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
-  }
-  return value
-}
 
 /**
  * An immutable copy of a provider's schema. Providers own their objects; the assembly owns its copy, so

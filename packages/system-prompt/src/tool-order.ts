@@ -1,16 +1,8 @@
-import { SystemPromptError, listNames, quote } from './errors.ts'
-import type { ToolSchema } from './types.ts'
+import { compareCodeUnits, listNames, quote, type ToolSchema } from 'dsh-core'
+import { SystemPromptError } from './errors.ts'
 
 /** The rest entry of a `toolOrder` list: where every tool the list does not name goes. */
 export const TOOL_ORDER_REST = '<unlisted-tools>'
-
-/**
- * Code-unit comparison. `<` on strings compares UTF-16 code units, so the result is the same on every
- * host and locale; `localeCompare` would depend on ICU data and the process locale.
- */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
 
 const byName = (a: ToolSchema, b: ToolSchema) => compareCodeUnits(a.name, b.name)
 

@@ -1,9 +1,4 @@
-/** A tool as the model sees it. `parameters` is a JSON Schema object. */
-export interface ToolSchema {
-  name: string
-  description: string
-  parameters: object
-}
+import type { ToolSchema } from 'dsh-core'
 
 /**
  * What one assembly is for. Section texts, variable providers and tool providers receive it; the agent

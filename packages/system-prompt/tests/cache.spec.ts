@@ -1,6 +1,7 @@
+import type { ToolSchema } from 'dsh-core'
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { TOOL_ORDER_REST, type ToolSchema } from '../src/index.ts'
+import { TOOL_ORDER_REST } from '../src/index.ts'
 import { names, setup, tool } from './setup.ts'
 
 async function dynamicProvider(ctx: Context, name: string, get: () => readonly ToolSchema[], known?: () => readonly string[]) {

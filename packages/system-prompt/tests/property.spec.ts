@@ -1,7 +1,8 @@
 import { Context } from 'cordis'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import SystemPrompt, { TOOL_ORDER_REST, compareCodeUnits, type ToolSchema } from '../src/index.ts'
+import { compareCodeUnits, type ToolSchema } from 'dsh-core'
+import SystemPrompt, { TOOL_ORDER_REST } from '../src/index.ts'
 import { tool } from './setup.ts'
 
 const alphabet = [...'aAbBzZ_-09', 'é', 'ß', 'Ω', 'ж', '中', '\u{1F600}']

@@ -1,5 +1,6 @@
 import { Context } from 'cordis'
-import SystemPrompt, { type SystemPromptConfig, type ToolSchema } from '../src/index.ts'
+import type { ToolSchema } from 'dsh-core'
+import SystemPrompt, { type SystemPromptConfig } from '../src/index.ts'
 
 export async function setup(config: Partial<SystemPromptConfig> & Record<string, unknown> = {}) {
   const ctx = new Context()

@@ -1,5 +1,5 @@
+import type { ToolSchema } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import type { ToolSchema } from '../src/index.ts'
 import { setup } from './setup.ts'
 
 describe('tool snapshots', () => {

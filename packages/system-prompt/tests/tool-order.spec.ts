@@ -1,5 +1,6 @@
+import { compareCodeUnits } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { SystemPromptError, TOOL_ORDER_REST, compareCodeUnits } from '../src/index.ts'
+import { SystemPromptError, TOOL_ORDER_REST } from '../src/index.ts'
 import { names, provide, setup, tool } from './setup.ts'
 
 describe('canonical tool order', () => {

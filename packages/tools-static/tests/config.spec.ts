@@ -19,6 +19,8 @@ describe('tools-static config', () => {
     ['a fractional delayMs', { tools: [{ ...tool, delayMs: 1.5 }] }, '$.tools[0].delayMs expected number multiple of 1 but got 1.5'],
     ['parameters that are a string', { tools: [{ ...tool, parameters: 'p' }] }, '$.tools[0].parameters expected object but got p'],
     ['a result that is not a string', { tools: [{ ...tool, result: 5 }] }, '$.tools[0].result expected string but got 5'],
+    ['a negative afterReadyMs', { tools: [{ ...tool, afterReadyMs: -5 }] }, '$.tools[0].afterReadyMs expected number >= 0 but got -5'],
+    ['an afterReadyMs that is a string', { tools: [{ ...tool, afterReadyMs: '5s' }] }, '$.tools[0].afterReadyMs expected number but got 5s'],
     ['a shouldDefer that is not a boolean', { tools: [{ ...tool, shouldDefer: 'yes' }] }, '$.tools[0].shouldDefer expected boolean but got yes'],
   ]
   it.each(invalid)('fails the plugin load for %s', async (_, config, message) => {
@@ -32,6 +34,8 @@ describe('tools-static config', () => {
   const refused: [string, unknown, string, string][] = [
     ['a name providers reject', { tools: [{ ...tool, name: 'has space' }] }, 'INVALID_TOOL_NAME', 'tools-static: tools[0]: name "has space" must match'],
     ['a name listed twice', { tools: [tool, { ...tool, delayMs: 5 }] }, 'DUPLICATE_TOOL', 'tools-static: tools[1]: tool "a" is listed twice'],
+    ['both delayMs and afterReadyMs', { tools: [{ ...tool, delayMs: 10, afterReadyMs: 20 }] }, 'CONFLICTING_DELAYS',
+      'tools-static: tools[0]: tool "a" sets both delayMs (10, during startup) and afterReadyMs (20, after ready); keep one'],
     ['parameters without type object', { tools: [{ ...tool, parameters: { type: 'string' } }] }, 'INVALID_PARAMETERS', 'got type "string"'],
   ]
   it.each(refused)('fails the plugin load for %s, before any delay', async (_, config, code, message) => {

@@ -1,7 +1,8 @@
+import { compareCodeUnits } from 'dsh-core'
 import type { Context } from 'cordis'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { TOOL_ORDER_REST, compareCodeUnits } from 'dsh-system-prompt'
+import { TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { assembledNames, loadStatic, setup, sleep } from './setup.ts'
 
 const toolName = fc.stringMatching(/^[a-zA-Z0-9_-]{1,8}$/)

@@ -1,8 +1,9 @@
+import { messageOf, describeValue } from 'dsh-core'
 import type { Ajv } from 'ajv'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import { compileArguments } from './arguments.ts'
-import { ToolError, describeThrown, quote } from './errors.ts'
-import type { ToolDefinition, ToolEntry } from './types.ts'
+import { ToolError } from './errors.ts'
+import type { ExecutableTool, ToolEntry } from './types.ts'
 
 /** The tool names model providers accept (OpenAI and Anthropic agree on this pattern). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -13,17 +14,17 @@ export const MAX_TIMEOUT_MS = 2_147_483_647
 /** Checks a timeout in milliseconds: a positive integer that `setTimeout` can represent. */
 export function checkTimeout(value: unknown, where: string, code: 'INVALID_TOOL' | 'INVALID_CONFIG'): asserts value is number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
-    throw new ToolError(code, `${where} must be an integer number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${quote(value)}`)
+    throw new ToolError(code, `${where} must be an integer number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${describeValue(value)}`)
   }
 }
 
 function checkName(name: unknown): asserts name is string {
   if (name === TOOL_ORDER_REST) {
-    throw new ToolError('RESERVED_TOOL_NAME', `tool name ${quote(name)} is reserved for toolOrder's rest entry`)
+    throw new ToolError('RESERVED_TOOL_NAME', `tool name ${describeValue(name)} is reserved for toolOrder's rest entry`)
   }
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     const length = typeof name === 'string' && name.length > 64 ? ` (it has ${name.length} characters)` : ''
-    throw new ToolError('INVALID_TOOL_NAME', `tool name ${quote(name)} must match ${TOOL_NAME}, the names model providers accept${length}`)
+    throw new ToolError('INVALID_TOOL_NAME', `tool name ${describeValue(name)} must match ${TOOL_NAME}, the names model providers accept${length}`)
   }
 }
 
@@ -57,19 +58,19 @@ function toJson(value: unknown, path: string, open: Set<object>): unknown {
 
 function checkParameters(name: string, parameters: unknown): object {
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
-    throw new ToolError('INVALID_PARAMETERS', `tool ${quote(name)} needs parameters as a JSON Schema object, got ${quote(parameters)}`)
+    throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} needs parameters as a JSON Schema object, got ${describeValue(parameters)}`)
   }
   let copy: object
   try {
     copy = toJson(parameters, 'parameters', new Set()) as object
   } catch (error) {
-    throw new ToolError('INVALID_PARAMETERS', `tool ${quote(name)} has parameters that are not plain JSON: ${describeThrown(error)}`)
+    throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not plain JSON: ${messageOf(error)}`)
   }
   const type = (copy as { type?: unknown }).type
   if (type !== 'object') {
     throw new ToolError(
       'INVALID_PARAMETERS',
-      `tool ${quote(name)} needs parameters with type "object" at the root (model providers pass arguments as an object), got type ${quote(type)}`,
+      `tool ${describeValue(name)} needs parameters with type "object" at the root (model providers pass arguments as an object), got type ${describeValue(type)}`,
     )
   }
   return copy
@@ -78,35 +79,35 @@ function checkParameters(name: string, parameters: unknown): object {
 /** Checks a definition and prepares everything a call needs, once. Every error names the tool. */
 export function prepareTool(input: unknown, ajv: Ajv): ToolEntry {
   if (!input || typeof input !== 'object') {
-    throw new ToolError('INVALID_TOOL', `tools.register() needs a tool definition object, got ${quote(input)}`)
+    throw new ToolError('INVALID_TOOL', `tools.register() needs a tool definition object, got ${describeValue(input)}`)
   }
-  const definition = input as ToolDefinition
+  const definition = input as ExecutableTool
   const { name, description, execute, shouldDefer, alwaysLoad, timeoutMs } = definition
   checkName(name)
   if (typeof description !== 'string') {
-    throw new ToolError('INVALID_TOOL', `tool ${quote(name)} needs a description string, got ${quote(description)}`)
+    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} needs a description string, got ${describeValue(description)}`)
   }
   if (typeof execute !== 'function') {
-    throw new ToolError('INVALID_TOOL', `tool ${quote(name)} needs an execute function, got ${quote(execute)}`)
+    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} needs an execute function, got ${describeValue(execute)}`)
   }
   for (const [flag, value] of [['shouldDefer', shouldDefer], ['alwaysLoad', alwaysLoad]] as const) {
     if (value !== undefined && typeof value !== 'boolean') {
-      throw new ToolError('INVALID_TOOL', `tool ${quote(name)} has ${flag} ${quote(value)}; it must be true, false or omitted`)
+      throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} has ${flag} ${describeValue(value)}; it must be true, false or omitted`)
     }
   }
-  if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${quote(name)} timeoutMs`, 'INVALID_TOOL')
+  if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${describeValue(name)} timeoutMs`, 'INVALID_TOOL')
 
   const parameters = checkParameters(name, definition.parameters)
   // snapshotSchema marks its deep-frozen copy as already snapshotted, so every assembly reuses this object.
-  const schema = snapshotSchema({ name, description, parameters }, `tool ${quote(name)}`)
+  const schema = snapshotSchema({ name, description, parameters }, `tool ${describeValue(name)}`)
   let check: ToolEntry['check']
   try {
     check = compileArguments(ajv, schema.parameters)
   } catch (error) {
-    throw new ToolError('INVALID_PARAMETERS', `tool ${quote(name)} has parameters that are not a valid JSON Schema: ${describeThrown(error)}`)
+    throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not a valid JSON Schema: ${messageOf(error)}`)
   }
   // Listed field by field: a class-based tool keeps execute on its prototype, where a spread would miss it.
-  const copy: ToolDefinition = { name, description, parameters: schema.parameters, execute: execute.bind(definition) }
+  const copy: ExecutableTool = { name, description, parameters: schema.parameters, execute: execute.bind(definition) }
   if (shouldDefer !== undefined) copy.shouldDefer = shouldDefer
   if (alwaysLoad !== undefined) copy.alwaysLoad = alwaysLoad
   if (timeoutMs !== undefined) copy.timeoutMs = timeoutMs

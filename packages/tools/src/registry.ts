@@ -1,4 +1,5 @@
-import { compareCodeUnits, type ToolProviderResult, type ToolSchema } from 'dsh-system-prompt'
+import { compareCodeUnits, type ToolSchema } from 'dsh-core'
+import { type ToolProviderResult } from 'dsh-system-prompt'
 import type { ToolEntry } from './types.ts'
 
 /**

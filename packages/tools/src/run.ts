@@ -1,4 +1,5 @@
-import { ToolError, describeThrown, quote } from './errors.ts'
+import { messageOf, describeValue } from 'dsh-core'
+import { ToolError } from './errors.ts'
 import type { ToolExecuteContext, ToolResult } from './types.ts'
 
 const failure = (output: string): ToolResult => ({ output, isError: true })
@@ -11,9 +12,9 @@ export function formatOutput(name: string, value: unknown): ToolResult {
   try {
     text = JSON.stringify(value)
   } catch (error) {
-    return failure(`tool ${quote(name)} returned a value that cannot be turned into JSON: ${describeThrown(error)}`)
+    return failure(`tool ${describeValue(name)} returned a value that cannot be turned into JSON: ${messageOf(error)}`)
   }
-  if (text === undefined) return failure(`tool ${quote(name)} returned ${typeof value === 'function' ? 'a function' : `a ${typeof value}`}, which has no JSON form`)
+  if (text === undefined) return failure(`tool ${describeValue(name)} returned ${typeof value === 'function' ? 'a function' : `a ${typeof value}`}, which has no JSON form`)
   return { output: text, isError: false }
 }
 
@@ -28,7 +29,7 @@ export function runTool(
   timeoutMs: number,
   outer: AbortSignal | undefined,
 ): Promise<ToolResult> {
-  const cancelled = failure(`tool ${quote(name)} was cancelled`)
+  const cancelled = failure(`tool ${describeValue(name)} was cancelled`)
   if (outer?.aborted) return Promise.resolve(cancelled)
   const controller = new AbortController()
   return new Promise<ToolResult>((resolve) => {
@@ -44,13 +45,13 @@ export function runTool(
     }
     const onAbort = () => settle(cancelled, { reason: outer!.reason })
     const timer = setTimeout(() => {
-      const message = `tool ${quote(name)} timed out after ${timeoutMs} ms`
+      const message = `tool ${describeValue(name)} timed out after ${timeoutMs} ms`
       settle(failure(message), { reason: new ToolError('TIMEOUT', message) })
     }, timeoutMs)
     outer?.addEventListener('abort', onAbort, { once: true })
     new Promise((started) => started(execute(args, { signal: controller.signal }))).then(
       (value) => settle(formatOutput(name, value)),
-      (error) => settle(failure(`tool ${quote(name)} failed: ${describeThrown(error)}`)),
+      (error) => settle(failure(`tool ${describeValue(name)} failed: ${messageOf(error)}`)),
     )
   })
 }

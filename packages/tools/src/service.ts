@@ -1,11 +1,12 @@
-import { Context, Service, symbols } from 'cordis'
+import { messageOf, listNames, describeValue, rawService } from 'dsh-core'
+import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { createAjv } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
-import { ToolError, describeThrown, listNames, quote } from './errors.ts'
+import { ToolError } from './errors.ts'
 import { ToolRegistry } from './registry.ts'
 import { runTool } from './run.ts'
-import type { ExecuteOptions, ToolChange, ToolDefinition, ToolEntry, ToolResult } from './types.ts'
+import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -45,12 +46,12 @@ export class ToolRuntime extends Service {
   }
 
   /** Adds a tool; returns its disposer. It is removed with the registering plugin. */
-  register<Args = any>(definition: ToolDefinition<Args>): () => Promise<void> {
+  register<Args = any>(definition: ExecutableTool<Args>): () => Promise<void> {
     const entry = prepareTool(definition, this.ajv)
     const { name } = entry
     if (this.registry.has(name)) {
       this.ajv.removeSchema(entry.schema.parameters)
-      throw new ToolError('DUPLICATE_TOOL', `tool ${quote(name)} is already registered`)
+      throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered`)
     }
     try {
       return this.ctx.effect(() => {
@@ -88,7 +89,7 @@ export class ToolRuntime extends Service {
   }
 
   /** The checked, frozen definition of a registered tool. */
-  get(name: string): Readonly<ToolDefinition> | undefined {
+  get(name: string): Readonly<ExecutableTool> | undefined {
     return this.registry.get(name)?.definition
   }
 
@@ -99,24 +100,24 @@ export class ToolRuntime extends Service {
 
   /** Names registered with `shouldDefer` and without `alwaysLoad`, code-unit order (for `GenerateOptions.deferredTools`). */
   deferredNames(): readonly string[] {
-    return unwrap(this).registry.deferredNames()
+    return rawService(this).registry.deferredNames()
   }
 
   /** Validates the arguments and runs the tool. Never throws: every failure is a result with `isError`. */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
-    const self = unwrap(this)
+    const self = rawService(this)
     try {
       const entry = typeof name === 'string' ? self.registry.get(name) : undefined
       if (!entry) {
-        return { output: `unknown tool ${quote(name)}; available tools: ${listNames(self.list())}`, isError: true }
+        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list())}`, isError: true }
       }
       const problems = entry.check(args)
       if (problems !== undefined) {
-        return { output: `invalid arguments for tool ${quote(name)}: ${problems}`, isError: true }
+        return { output: `invalid arguments for tool ${describeValue(name)}: ${problems}`, isError: true }
       }
       return await runTool(name, entry.definition.execute, args, entry.timeoutMs ?? self.config.timeoutMs, options?.signal)
     } catch (error) {
-      return { output: `tool ${quote(name)} failed: ${describeThrown(error)}`, isError: true }
+      return { output: `tool ${describeValue(name)} failed: ${messageOf(error)}`, isError: true }
     }
   }
 
@@ -129,7 +130,7 @@ export class ToolRuntime extends Service {
 
   private require(name: string, action: string): ToolEntry {
     const entry = typeof name === 'string' ? this.registry.get(name) : undefined
-    if (!entry) throw new ToolError('UNKNOWN_TOOL', `cannot ${action} unknown tool ${quote(name)}; known tools: ${listNames(this.list())}`)
+    if (!entry) throw new ToolError('UNKNOWN_TOOL', `cannot ${action} unknown tool ${describeValue(name)}; known tools: ${listNames(this.list())}`)
     return entry
   }
 
@@ -139,11 +140,3 @@ export class ToolRuntime extends Service {
 }
 
 export default ToolRuntime
-
-/**
- * The service object itself. Called through a context (`ctx.tools.x()`), `this` is a Cordis tracing
- * proxy on which every property read costs microseconds; per-call paths read from the raw object.
- */
-function unwrap<T extends object>(service: T): T {
-  return (service as { [symbols.original]?: T })[symbols.original] ?? service
-}

@@ -1,4 +1,4 @@
-import type { ToolSchema } from 'dsh-system-prompt'
+import type { ToolSchema } from 'dsh-core'
 
 /** What a running tool receives besides its arguments. */
 export interface ToolExecuteContext {
@@ -7,7 +7,7 @@ export interface ToolExecuteContext {
 }
 
 /** A tool as a plugin registers it. */
-export interface ToolDefinition<Args = any> {
+export interface ExecutableTool<Args = any> {
   /** Matches `^[a-zA-Z0-9_-]{1,64}$`, the names model providers accept. */
   name: string
   description: string
@@ -43,7 +43,7 @@ export interface ToolChange {
 /** A registered tool: its checked definition plus what was prepared once at register time. */
 export interface ToolEntry {
   readonly name: string
-  readonly definition: Readonly<ToolDefinition>
+  readonly definition: Readonly<ExecutableTool>
   /** Deep-frozen, created once; the provider hands out this very object on every assembly. */
   readonly schema: ToolSchema
   /** Returns undefined for valid arguments, otherwise a description of every problem. */
@@ -52,3 +52,4 @@ export interface ToolEntry {
   readonly alwaysLoad: boolean
   readonly timeoutMs: number | undefined
 }
+

@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
-import ToolRuntime, { type ToolChange, type ToolDefinition, type ToolRuntimeConfig } from '../src/index.ts'
+import ToolRuntime, { type ToolChange, type ExecutableTool, type ToolRuntimeConfig } from '../src/index.ts'
 
 /** A root context with the real SystemPrompt and ToolRuntime loaded. */
 export async function setup(config: Partial<ToolRuntimeConfig> & Record<string, unknown> = {}, prompt: Partial<SystemPromptConfig> = {}) {
@@ -11,7 +11,7 @@ export async function setup(config: Partial<ToolRuntimeConfig> & Record<string, 
 }
 
 /** A small valid tool that echoes its `input` argument. */
-export function tool(name: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
+export function tool(name: string, extra: Partial<ExecutableTool> = {}): ExecutableTool {
   return {
     name,
     description: `the ${name} tool`,
@@ -22,7 +22,7 @@ export function tool(name: string, extra: Partial<ToolDefinition> = {}): ToolDef
 }
 
 /** Loads a plugin that registers the given tools; resolves to its fiber once active. */
-export async function plugin(ctx: Context, name: string, tools: ToolDefinition[]) {
+export async function plugin(ctx: Context, name: string, tools: ExecutableTool[]) {
   return ctx.plugin({
     name,
     inject: ['tools'],

@@ -5,7 +5,7 @@ import { CORE_TOOL_NAMES } from './tools.ts'
 
 /** One full run of the session: which wire, which tool order, which tool-update mode. */
 export interface Configuration {
-  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history'
+  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history' | 'mcp_registration_order' | 'mcp_canonical' | 'compaction'
   /** What it stands for, for tables and the chart legend. */
   label: string
   wire: Wire
@@ -14,7 +14,21 @@ export interface Configuration {
   toolOrder?: string[]
   /** Tool-update mode of the model on the Messages route. */
   toolUpdate?: ToolUpdateMode
+  /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
+  source?: 'static' | 'mcp'
+  /** The model's context window in tokens; with it the loop compacts at `COMPACT_AT` of it. */
+  contextWindow?: number
 }
+
+/** The share of the window at which the compaction configuration compacts. */
+export const COMPACT_AT = 0.8
+
+/**
+ * The compaction configuration's window: uncompacted, the session's requests grow from about 3,600 to
+ * 6,700 tokens (the emulator counts a token per four characters), so at 0.8 of 5,500 tokens it compacts
+ * about every six turns — five times in thirty.
+ */
+export const SMALL_WINDOW = 5_500
 
 export const CONFIGURATIONS: Configuration[] = [
   { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true },
@@ -22,4 +36,7 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
   { key: 'addition_only', label: 'messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only' },
   { key: 'in_history', label: 'messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history' },
+  { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
+  { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
+  { key: 'compaction', label: `canonical order, chat completions, ${SMALL_WINDOW}-token window`, wire: 'chat-completions', contextWindow: SMALL_WINDOW },
 ]

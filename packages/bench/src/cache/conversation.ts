@@ -2,13 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Agent } from 'dsh-agent-loop'
-import ToolsStatic from 'dsh-tools-static'
 import { seeded, shuffle } from '../measure.ts'
 import type { Configuration } from './configurations.ts'
 import { startEmulator, type LedgerEntry } from './emulator.ts'
-import { KEY_ENV, MODEL, boot } from './lifetime.ts'
+import { KEY_ENV, MODEL, boot, type Lifetime } from './lifetime.ts'
+import { bootMcp, mcpName } from './mcp-lifetime.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
-import { ADDED_GROUP_ID, TOOL_GROUPS } from './tools.ts'
+import { ADDED_GROUP_ID, ADDED_TOOLS, TOOL_GROUPS } from './tools.ts'
+
+/** Upper bound of the real start delay of each MCP server in one boot (ms). */
+const MCP_MAX_DELAY_MS = 200
 
 /** One request of the run, as the emulator accounted for it. */
 export interface RequestRecord extends LedgerEntry {
@@ -28,7 +31,7 @@ export interface ConfigurationRun {
 /**
  * Plays the scripted session once under `configuration`: ten process lifetimes of three turns each, every
  * lifetime a fresh Context with the real spine, adapter and tool plugins, resuming the persisted session;
- * the sixth plugin's tools arrive at their turns. The emulator accounts for every request.
+ * the sixth plugin's tools arrive at their turns (loaded at the lifetime's boot with `afterReadyMs`, fired then). The emulator accounts for every request.
  */
 export async function runConfiguration(configuration: Configuration, seed: number): Promise<ConfigurationRun> {
   const emulator = await startEmulator([MODEL])
@@ -42,18 +45,26 @@ export async function runConfiguration(configuration: Configuration, seed: numbe
     for (let lifetime = 0; lifetime < LIFETIMES; lifetime++) {
       const first = lifetime * TURNS_PER_LIFETIME + 1
       const last = Math.min(TURNS.length, first + TURNS_PER_LIFETIME - 1)
-      const added = ADDITIONS.filter((addition) => addition.turn < first).map((addition) => addition.tool)
+      const mcp = configuration.source === 'mcp'
+      const added = mcp ? ADDED_TOOLS : ADDITIONS.filter((addition) => addition.turn < first).map((addition) => addition.tool)
       const groups = added.length ? [...TOOL_GROUPS, { id: ADDED_GROUP_ID, tools: added }] : TOOL_GROUPS
-      const order = shuffle(groups.flatMap((group) => group.tools.map((tool) => tool.name)), random)
-      const life = await boot(configuration, emulator.origin, root, groups, order)
-      if (life.registered.join() !== order.join()) {
-        problems.push(`lifetime ${lifetime}: tools registered as ${life.registered.join(', ')}, not in the shuffled order`)
+      let life: Lifetime
+      if (mcp) {
+        life = await bootMcp(configuration, emulator.origin, root, groups, groups.map(() => Math.floor(random() * MCP_MAX_DELAY_MS)))
+      } else {
+        const order = shuffle(groups.flatMap((group) => group.tools.map((tool) => tool.name)), random)
+        const later = ADDITIONS.filter((addition) => addition.turn >= first && addition.turn <= last).map((addition) => addition.tool)
+        life = await boot(configuration, emulator.origin, root, groups, order, later)
+        if (life.registered.join() !== order.join()) {
+          problems.push(`lifetime ${lifetime}: tools registered as ${life.registered.join(', ')}, not in the shuffled order`)
+        }
       }
       for (let turn = first; turn <= last; turn++) {
-        const addition = ADDITIONS.find((candidate) => candidate.turn === turn)
-        if (addition) await life.load(ToolsStatic, { tools: [{ ...addition.tool, delayMs: 0 }] })
+        const addition = mcp ? undefined : ADDITIONS.find((candidate) => candidate.turn === turn)
+        if (addition) await life.arrive(addition.tool.name)
         const start = emulator.ledger.length
-        const reported = await playTurn(life.agent, turn, problems)
+        const text = mcp ? TURNS[turn - 1]!.replace(/^\/call (\S+)/, (_, name: string) => `/call ${mcpName(groups, name)}`) : TURNS[turn - 1]!
+        const reported = await playTurn(life.agent, turn, text, problems)
         const entries = emulator.ledger.slice(start)
         const sent = entries.map((entry) => entry.cachedTokens)
         if (sent.join() !== reported.join()) {
@@ -75,11 +86,14 @@ export async function runConfiguration(configuration: Configuration, seed: numbe
 }
 
 /** Runs one scripted turn; returns the cached tokens the adapter reported for each of its requests. */
-async function playTurn(agent: Agent, turn: number, problems: string[]): Promise<number[]> {
+async function playTurn(agent: Agent, turn: number, text: string, problems: string[]): Promise<number[]> {
   const reported: number[] = []
-  const result = await agent.prompt(TURNS[turn - 1]!, {
+  const result = await agent.prompt(text, {
     onUpdate(update) {
       if (update.type === 'usage') reported.push(update.usage.cacheReadTokens)
+      // A compaction request is answered like any other; its usage comes with the compaction update.
+      if (update.type === 'compaction' && !update.error) reported.push(update.usage?.cacheReadTokens ?? 0)
+      if (update.type === 'compaction' && update.error) problems.push(`turn ${turn}: compaction failed: ${update.error}`)
       if (update.type === 'tool-result' && update.isError) problems.push(`turn ${turn}: tool ${update.name} failed: ${update.output}`)
     },
   })

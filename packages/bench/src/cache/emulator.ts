@@ -4,7 +4,7 @@ import { messagesStream, readMessagesRequest } from './anthropic-wire.ts'
 import { addedTools, idealPrefixChars, type Wire } from './ideal.ts'
 import { chatStream, readChatRequest } from './openai-wire.ts'
 import { PrefixStore, blockTokens, tokensOf } from './prefix-store.ts'
-import { echoReply, type ReadRequest, type RenderedPrompt } from './prompt.ts'
+import { echoReply, isCompaction, type ReadRequest, type RenderedPrompt } from './prompt.ts'
 
 /** What the emulator recorded about one answered request. */
 export interface LedgerEntry {
@@ -16,6 +16,8 @@ export interface LedgerEntry {
   idealTokens: number
   /** Tool names this request declares that the previous one did not. */
   added: string[]
+  /** The request asks for a compaction summary. */
+  compaction: boolean
 }
 
 const ROUTES: Record<string, { wire: Wire; read: typeof readChatRequest; stream: typeof chatStream }> = {
@@ -62,7 +64,9 @@ export async function startEmulator(models: readonly string[]) {
       cachedTokens,
       outputTokens: tokensOf(reply.text.length + (reply.call ? reply.call.name.length + reply.call.arguments.length : 0)) || 1,
     }
-    ledger.push({ wire: route.wire, promptTokens: usage.promptTokens, cachedTokens, idealTokens, added: addedTools(previous, prompt) })
+    ledger.push({
+      wire: route.wire, promptTokens: usage.promptTokens, cachedTokens, idealTokens, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
+    })
     previous = prompt
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     res.end(route.stream(reply, (body as { model: string }).model, usage))

@@ -5,8 +5,8 @@ import AnthropicProvider from 'dsh-llm-anthropic'
 import OpenAIProvider from 'dsh-llm-openai'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
-import type { Configuration } from './configurations.ts'
-import type { ToolGroup } from './tools.ts'
+import { COMPACT_AT, type Configuration } from './configurations.ts'
+import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
 
 export const MODEL = 'emulated-coder'
@@ -25,6 +25,8 @@ export interface Lifetime {
   registered: string[]
   /** Loads one more plugin into the running process. */
   load(plugin: Plugin, config?: unknown): Promise<void>
+  /** Lets a tool given to `boot()` as `later` arrive now: its `afterReadyMs` timer fires (a mid-session addition). */
+  arrive(name: string): Promise<void>
   /** Ends the process: forgets the agent (its session is flushed to disk) and disposes every plugin. */
   stop(): Promise<void>
 }
@@ -33,9 +35,55 @@ export interface Lifetime {
  * Boots one process: the real spine (persisting to `root`), the configuration's adapter pointed at the
  * emulator, and one `dsh-tools-static` plugin per group whose tools register one by one in `order` —
  * each tool's `delayMs` is its place in the shuffled order. The delays run on a virtual clock, so the
- * race comes out as planned however busy the machine is. Then the session is resumed from disk.
+ * race comes out as planned however busy the machine is. Each `later` tool is loaded too, with an
+ * `afterReadyMs` on a clock of its own that `arrive()` runs. Then the session is resumed from disk.
  */
-export async function boot(configuration: Configuration, origin: string, root: string, groups: ToolGroup[], order: string[]): Promise<Lifetime> {
+export async function boot(
+  configuration: Configuration, origin: string, root: string, groups: ToolGroup[], order: string[], later: BenchTool[] = [],
+): Promise<Lifetime> {
+  const { ctx, load, fibers } = await startProcess(configuration, origin, root)
+  const rank = new Map(order.map((name, index) => [name, index]))
+  const registered: string[] = []
+  const stopRecording = ctx.on('tools/change', ({ action, name }) => { if (action === 'register') registered.push(name) })
+  // the delays are part of each plugin's start: start them all, let every apply set its timers, then
+  // run the clock, and only then wait for the starts to finish
+  const clock = new VirtualClock()
+  clock.install()
+  let starting: Promise<void>[]
+  try {
+    starting = groups.map((group) => load(ToolsStatic, {
+      tools: group.tools.map((tool) => ({ ...tool, delayMs: VIRTUAL_EPOCH_MS + DELAY_STEP_MS * rank.get(tool.name)! })),
+    }))
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  } finally {
+    clock.uninstall()
+  }
+  await clock.run()
+  await Promise.all(starting)
+  stopRecording()
+
+  // a bare Context has no startup barrier, so each after-ready timer starts with its plugin, here on its own clock
+  const arrivals = new Map<string, VirtualClock>()
+  for (const tool of later) {
+    const arrival = new VirtualClock()
+    arrival.install()
+    try {
+      await load(ToolsStatic, { tools: [{ ...tool, afterReadyMs: VIRTUAL_EPOCH_MS }] })
+    } finally {
+      arrival.uninstall()
+    }
+    arrivals.set(tool.name, arrival)
+  }
+
+  return finish(ctx, fibers, registered, load, async (name) => {
+    const arrival = arrivals.get(name)
+    if (!arrival) throw new Error(`no later tool "${name}" in this lifetime`)
+    await arrival.run()
+  })
+}
+
+/** A process in which every plugin but the tool sources is up: the spine, the baseline listener, the adapter. */
+export async function startProcess(configuration: Configuration, origin: string, root: string) {
   const ctx = new Context()
   const fibers: { dispose(): Promise<void> }[] = []
   const load = async (plugin: Plugin, config?: unknown) => {
@@ -44,34 +92,32 @@ export async function boot(configuration: Configuration, origin: string, root: s
   await load(AgentSpine, {
     persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
     ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
+    ...configuration.contextWindow && { compactAt: COMPACT_AT },
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
   if (configuration.wire === 'chat-completions') {
-    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [MODEL] })
+    const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
+    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
   } else {
     await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
   }
+  return { ctx, load, fibers }
+}
 
-  const rank = new Map(order.map((name, index) => [name, index]))
-  const registered: string[] = []
-  const stopRecording = ctx.on('tools/change', ({ action, name }) => { if (action === 'register') registered.push(name) })
-  const clock = new VirtualClock()
-  clock.install()
-  try {
-    await Promise.all(groups.map((group) => load(ToolsStatic, {
-      tools: group.tools.map((tool) => ({ ...tool, delayMs: VIRTUAL_EPOCH_MS + DELAY_STEP_MS * rank.get(tool.name)! })),
-    })))
-  } finally {
-    clock.uninstall()
-  }
-  await clock.run()
-  stopRecording()
-
+/** Resumes the session in a booted process and wraps it as a `Lifetime`. */
+export async function finish(
+  ctx: Context,
+  fibers: { dispose(): Promise<void> }[],
+  registered: string[],
+  load: Lifetime['load'],
+  arrive: Lifetime['arrive'],
+): Promise<Lifetime> {
   const agent = await ctx.agentLoop.createAgent({ id: SESSION })
   return {
     agent,
     registered,
     load,
+    arrive,
     async stop() {
       await ctx.agentLoop.removeAgent(SESSION)
       for (const fiber of fibers.reverse()) await fiber.dispose()

@@ -1,5 +1,6 @@
+import { COMPACTION_INSTRUCTION } from 'dsh-core'
 import type { ProjectedMessage } from 'dsh-llm'
-import { echoReply as scriptedEcho } from 'dsh-llm-scripted'
+import { compactionReply, echoReply as scriptedEcho } from 'dsh-llm-scripted'
 
 /** A tool declaration as rendered at the front of a prompt. */
 export interface RenderedTool {
@@ -68,13 +69,20 @@ export interface ModelReply {
 /**
  * Answers the way the offline `scripted-echo` model does (it is that model's own `echoReply`): `/call NAME
  * {json}` in the last user message asks for that tool call, and once its result is in, reports it; any
- * other text is echoed.
+ * other text is echoed; a compaction request gets that model's summary.
  */
 export function echoReply(turns: readonly Turn[]): ModelReply {
+  if (isCompaction(turns)) return { text: compactionReply(turns.map(toMessage)).text }
   const reply = scriptedEcho(turns.map(toMessage))
   const call = reply.toolCalls[0]
   if (!call) return { text: reply.text }
   return { text: reply.text, call: { id: call.id!, name: call.name, arguments: JSON.stringify(call.arguments) } }
+}
+
+/** True when the conversation ends with DSH's compaction instruction: the request asks for a summary. */
+export function isCompaction(turns: readonly Turn[]): boolean {
+  const last = turns.at(-1)
+  return last?.role === 'user' && last.text === COMPACTION_INSTRUCTION
 }
 
 /** The message the scripted model reads for a turn; it looks only at roles, user text and tool results. */

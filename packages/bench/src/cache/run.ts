@@ -10,7 +10,7 @@ import { renderChart, type Series } from './chart.ts'
 import { CONFIGURATIONS } from './configurations.ts'
 import { runConfiguration, type ConfigurationRun } from './conversation.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
-import { TARGETS, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
+import { TARGETS, compactionMetrics, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
 
 const SEED = 20260706
 const CHART = new URL('../../cache-chart.svg', import.meta.url)
@@ -20,6 +20,9 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   tool_order: { color: '#2ca02c', dash: '8 4' },
   addition_only: { color: '#ff7f0e' },
   in_history: { color: '#8c564b', dash: '3 3' },
+  mcp_registration_order: { color: '#e377c2', dash: '6 2' },
+  mcp_canonical: { color: '#17becf', dash: '1 3' },
+  compaction: { color: '#9467bd', dash: '6 2 2 2' },
 }
 
 const args = process.argv.slice(2).filter((arg) => arg !== '--')
@@ -40,6 +43,8 @@ results.cache_requests = runs[0]?.summary.requests ?? 0
 results.cache_protocol_problems = problems.length
 
 const reference = runs.find(({ run }) => run.configuration.key === 'canonical')!.run
+const compacting = runs.find(({ run }) => run.configuration.key === 'compaction')!.run
+Object.assign(results, compactionMetrics(compacting, reference))
 const series: Series[] = runs.map(({ run, summary }) => ({
   label: `${run.configuration.key} · ${run.configuration.wire} · ${(summary.share * 100).toFixed(2)} % of ideal`,
   ...STYLE[run.configuration.key]!,
@@ -63,7 +68,7 @@ if (json) {
   process.stdout.write(JSON.stringify(results) + '\n')
 } else {
   const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
-  const widths = [20, 18, 9, 9, 7, 14, 13]
+  const widths = [23, 18, 9, 9, 7, 14, 13]
   const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
   console.log(row(header))
   for (const { run, summary } of runs) {
@@ -71,6 +76,9 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart]))
   }
   console.log()
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without']) {
+    if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
+  }
   for (const target of TARGETS) {
     const value = results[target.key]!
     console.log(`${target.key.padEnd(40)} ${String(value).padStart(8)}  (target ${target.check} ${target.bound}: ${meets(value, target) ? 'met' : 'MISSED'})`)

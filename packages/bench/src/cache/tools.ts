@@ -1,7 +1,7 @@
 import type { StaticTool } from 'dsh-tools-static'
 
-/** A tool as this benchmark configures it; the delay is chosen per restart. */
-export type BenchTool = Omit<StaticTool, 'delayMs'>
+/** A tool as this benchmark configures it; the delays are chosen per restart. */
+export type BenchTool = Omit<StaticTool, 'delayMs' | 'afterReadyMs'>
 
 /** One tools-static plugin entry of the simulated deployment. */
 export interface ToolGroup {

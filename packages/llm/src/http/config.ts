@@ -1,5 +1,5 @@
+import { quote } from 'dsh-core'
 import Schema from 'schemastery'
-import { quoteValue } from './text.ts'
 
 /** Where an HTTP adapter sends its requests, and the environment variable that holds its key. */
 export interface HttpEndpointConfig {
@@ -73,7 +73,7 @@ export function checkHttpEndpoint(config: HttpEndpointConfig, invalid: (message:
     url = new URL(config.baseURL)
   } catch {}
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw invalid(`baseURL must be an http(s) URL, got ${quoteValue(config.baseURL)}`)
+    throw invalid(`baseURL must be an http(s) URL, got ${quote(config.baseURL)}`)
   }
   // Never echo the value: someone who put the key itself here must not see it printed back.
   if (typeof config.apiKeyEnv !== 'string' || !ENV_NAME.test(config.apiKeyEnv)) {
@@ -87,18 +87,18 @@ export function checkHttpEndpoint(config: HttpEndpointConfig, invalid: (message:
  */
 export function checkHttpTransport(config: HttpTransportConfig, invalid: (message: string) => Error): void {
   if (!Number.isInteger(config.maxRetries) || config.maxRetries < 0) {
-    throw invalid(`maxRetries must be a whole number >= 0, got ${quoteValue(config.maxRetries)}`)
+    throw invalid(`maxRetries must be a whole number >= 0, got ${quote(config.maxRetries)}`)
   }
   if (config.timeoutMs !== undefined && !(typeof config.timeoutMs === 'number' && config.timeoutMs >= 1)) {
-    throw invalid(`timeoutMs must be a number of milliseconds >= 1, got ${quoteValue(config.timeoutMs)}`)
+    throw invalid(`timeoutMs must be a number of milliseconds >= 1, got ${quote(config.timeoutMs)}`)
   }
   if (config.idleTimeoutMs !== undefined && !(typeof config.idleTimeoutMs === 'number' && config.idleTimeoutMs >= 1)) {
-    throw invalid(`idleTimeoutMs must be a number of milliseconds >= 1, got ${quoteValue(config.idleTimeoutMs)}`)
+    throw invalid(`idleTimeoutMs must be a number of milliseconds >= 1, got ${quote(config.idleTimeoutMs)}`)
   }
   for (const [name, value] of Object.entries(config.headers)) {
     if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) {
-      throw invalid(`headers must not carry credentials (${quoteValue(name)}); put the key in the environment variable named by apiKeyEnv`)
+      throw invalid(`headers must not carry credentials (${quote(name)}); put the key in the environment variable named by apiKeyEnv`)
     }
-    if (typeof value !== 'string') throw invalid(`header ${quoteValue(name)} must be a string, got ${quoteValue(value)}`)
+    if (typeof value !== 'string') throw invalid(`header ${quote(name)} must be a string, got ${quote(value)}`)
   }
 }

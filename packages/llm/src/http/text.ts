@@ -1,8 +1,3 @@
-/** Quotes a value for an error message the way JSON would, so odd characters stay visible. */
-export function quoteValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
-}
-
 /** Replaces every occurrence of `secret` in `text` (providers sometimes echo the key back). */
 export function redactSecret(text: string, secret: string): string {
   return secret ? text.split(secret).join('[redacted]') : text

@@ -1,8 +1,8 @@
+import { deepFreeze, type ChatMessage, type ToolSchema, type Usage } from 'dsh-core'
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import { LlmError } from '../error.ts'
-import { deepFreeze } from '../freeze.ts'
-import type { ChatMessage, GenerateOptions, StreamEvent, ToolDefinition, Usage } from '../types.ts'
+import type { GenerateOptions, StreamEvent } from '../types.ts'
 import '../runtime.ts'
 import { joinText } from './streams.ts'
 
@@ -33,7 +33,7 @@ export interface ContractHarness {
 }
 
 const PROMPT = 'contract ping'
-const LOOKUP: ToolDefinition = {
+const LOOKUP: ToolSchema = {
   name: 'contract_lookup',
   description: 'Looks a word up.',
   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },

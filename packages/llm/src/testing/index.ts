@@ -4,4 +4,4 @@ export { startLoopback, type Loopback, type LoopbackHandler, type RecordedReques
 export { loopbackHarness, startLoopbackAdapter, type LoopbackAdapter, type LoopbackHarnessOptions } from './loopback-adapter.ts'
 export { configRefusal, loadWithLlm } from './plugin.ts'
 export { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
-export { httpTimeoutContract, type TimeoutHarnessOptions } from './timeouts.ts'
+export { httpAdapterContract, type HttpWire, type WireFailure } from './http-contract.ts'

@@ -1,11 +1,12 @@
+import type { ToolSchema } from 'dsh-core'
 import type { Context } from 'cordis'
 import { expect } from 'vitest'
 import { LlmError } from '../error.ts'
-import type { GenerateOptions, StreamEvent, ToolDefinition } from '../types.ts'
+import type { GenerateOptions, StreamEvent } from '../types.ts'
 import '../runtime.ts'
 
 /** A tool whose one parameter is the string `input`. */
-export function sampleTool(name: string, description = `the ${name} tool`): ToolDefinition {
+export function sampleTool(name: string, description = `the ${name} tool`): ToolSchema {
   return { name, description, parameters: { type: 'object', properties: { input: { type: 'string' } } } }
 }
 

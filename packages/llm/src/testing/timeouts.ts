@@ -1,47 +1,40 @@
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { LlmError } from '../error.ts'
-import type { GenerateOptions } from '../types.ts'
-import { startLoopbackAdapter } from './loopback-adapter.ts'
-import type { LoopbackHarnessOptions } from './loopback-adapter.ts'
-import { joinText } from './streams.ts'
+import type { HttpWire } from './http-contract.ts'
+import type { LoopbackAdapter } from './loopback-adapter.ts'
+import type { LoopbackHandler } from './loopback.ts'
+import { joinText, sampleRequest } from './streams.ts'
 
-/** What the timeout checks need beside a loopback harness: the wire format's pieces of a text reply. */
-export interface TimeoutHarnessOptions extends Pick<LoopbackHarnessOptions, 'plugin' | 'key' | 'config'> {
-  /** Writes the response headers and the stream's opening event(s), leaving the response open. */
-  open(res: ServerResponse): void
-  /** Writes one event carrying `text` as a text delta. */
-  text(res: ServerResponse, text: string): void
-  /** Writes the events that end a text reply, and ends the response. */
-  close(res: ServerResponse): void
-}
-
-const MODEL = 'timeout-model'
 const IDLE_MS = 600
 
-/**
- * Checks every HTTP adapter's idle timeout against a real loopback server: a stream that goes silent
- * after it started fails with `STREAM_STALLED` and releases the connection, and a slow stream whose
- * events come closer together than the timeout is served whole.
- */
-export function httpTimeoutContract(name: string, options: TimeoutHarnessOptions): void {
-  const start = (handler: (res: ServerResponse) => void) => startLoopbackAdapter(options.plugin, (_, res) => handler(res),
-    options.key(), (server, apiKeyEnv) => ({ ...options.config(server, apiKeyEnv, MODEL), idleTimeoutMs: IDLE_MS }))
-  const request: GenerateOptions = { model: MODEL, system: 'timeouts', tools: [], messages: [{ role: 'user', text: 'hi' }] }
+/** The frames that carry only `texts[index]`, after the frames of the texts before it. */
+function deltaFrames(wire: HttpWire, texts: string[], index: number): string {
+  return wire.textFrames(texts.slice(0, index + 1)).frames.slice(wire.textFrames(texts.slice(0, index)).frames.length)
+}
 
-  describe(`HTTP timeouts: ${name}`, () => {
+/**
+ * The idle-timeout checks of the HTTP contract, against a real loopback server: a stream that goes
+ * silent after it started fails with `STREAM_STALLED` and releases the connection, and a slow stream
+ * whose events come closer together than `idleTimeoutMs` is served whole.
+ */
+export function idleTimeoutCases(wire: HttpWire, setup: (handler: LoopbackHandler, config?: object) => Promise<LoopbackAdapter>): void {
+  const streamHeaders = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+
+  describe('idle timeout', () => {
     it('fails a stream that goes silent after one chunk with STREAM_STALLED, and closes the connection', async () => {
       let closed = false
-      const h = await start((res) => {
-        options.open(res)
-        options.text(res, 'partial')
+      const h = await setup((_, res) => {
         res.on('close', () => (closed = true))
-      })
+        streamHeaders(res)
+        res.write(wire.textFrames(['partial']).frames)
+        // …and says nothing more.
+      }, { idleTimeoutMs: IDLE_MS })
       try {
         const started = Date.now()
         const seen: string[] = []
         const error = await (async () => {
-          for await (const event of h.ctx.llm.stream(request)) if (event.type === 'text') seen.push(event.delta)
+          for await (const event of h.ctx.llm.stream(sampleRequest())) if (event.type === 'text') seen.push(event.delta)
         })().then(() => undefined, (e: unknown) => e)
         const elapsed = Date.now() - started
         expect(error).toBeInstanceOf(LlmError)
@@ -61,21 +54,23 @@ export function httpTimeoutContract(name: string, options: TimeoutHarnessOptions
     })
 
     it('serves a slow stream whole when each gap is shorter than idleTimeoutMs', async () => {
-      const h = await start((res) => {
-        options.open(res)
+      const texts = ['0', '1', '2', '3', '4']
+      const h = await setup((_, res) => {
+        streamHeaders(res)
+        res.write(wire.textFrames([]).frames)
         let sent = 0
         const timer = setInterval(() => {
-          if (sent === 5) {
+          if (sent === texts.length) {
             clearInterval(timer)
-            return options.close(res)
+            return res.end(wire.endFrames)
           }
-          options.text(res, `${sent++}`)
+          res.write(deltaFrames(wire, texts, sent++))
         }, IDLE_MS / 6)
         res.on('close', () => clearInterval(timer))
-      })
+      }, { idleTimeoutMs: IDLE_MS })
       try {
         const events = []
-        for await (const event of h.ctx.llm.stream(request)) events.push(event)
+        for await (const event of h.ctx.llm.stream(sampleRequest())) events.push(event)
         expect(joinText(events)).toBe('01234')
         expect(events.at(-1)?.type).toBe('done')
       } finally {

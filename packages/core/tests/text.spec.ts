@@ -1,0 +1,53 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { compareCodeUnits, describeValue, listNames, messageOf, quote, rawService } from 'dsh-core'
+
+describe('message helpers', () => {
+  it('quotes strings as JSON and prints other values as they are', () => {
+    expect(quote('a "b"\n')).toBe('"a \\"b\\"\\n"')
+    expect(quote(42)).toBe('42')
+    expect(quote(undefined)).toBe('undefined')
+  })
+
+  it('names non-scalar values by kind', () => {
+    expect(describeValue('x')).toBe('"x"')
+    expect(describeValue(3n)).toBe('3n')
+    expect(describeValue(null)).toBe('null')
+    expect(describeValue([1])).toBe('an array')
+    expect(describeValue({ a: 1 })).toBe('an object')
+    expect(describeValue(() => 1)).toBe('a function')
+  })
+
+  it('caps a long list of names and says how many were left out', () => {
+    expect(listNames([])).toBe('(none)')
+    expect(listNames(new Set(['a', 'b']))).toBe('a, b')
+    expect(listNames(['a', 'b', 'c', 'd'], 2)).toBe('a, b, … and 2 more')
+  })
+
+  it('turns any thrown value into one line of text', () => {
+    expect(messageOf(new Error('boom'))).toBe('boom')
+    expect(messageOf('plain')).toBe('plain')
+    expect(messageOf({ code: 1 })).toBe('{"code":1}')
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    expect(messageOf(cyclic)).toBe('an unprintable value')
+  })
+})
+
+describe('compareCodeUnits', () => {
+  it('agrees with the default sort, which compares UTF-16 code units, whatever the locale', () => {
+    fc.assert(fc.property(fc.array(fc.string({ unit: 'binary' })), (names) => {
+      expect([...names].sort(compareCodeUnits)).toEqual([...names].sort())
+    }))
+    expect(['b', 'B', 'é', '_'].sort(compareCodeUnits)).toEqual(['B', '_', 'b', 'é'])
+  })
+})
+
+describe('rawService', () => {
+  it('returns the object behind a Cordis tracing proxy, and a plain object as it is', () => {
+    const target = { name: 'service' }
+    const proxy = new Proxy(target, { get: (object, key) => key === Symbol.for('cordis.original') ? object : Reflect.get(object, key) })
+    expect(rawService(proxy)).toBe(target)
+    expect(rawService(target)).toBe(target)
+  })
+})

@@ -1,0 +1,17 @@
+/** Every way dsh-session-postgres can fail; tests and callers switch on `code`. */
+export type PgSessionErrorCode =
+  | 'CONFIG'
+  | 'CONNECT'
+  | 'AUTH'
+  | 'SCHEMA'
+  | 'BUSY'
+  | 'WRITE_FAILED'
+  | 'READ_FAILED'
+
+/** The one error class of dsh-session-postgres. Its message never contains the database password. */
+export class PgSessionError extends Error {
+  override name = 'PgSessionError'
+  constructor(public readonly code: PgSessionErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}

@@ -1,0 +1,46 @@
+import pg from 'pg'
+import { SessionError } from 'dsh-session'
+import { eventRows } from './cursor.ts'
+import { pgFailure } from './describe-error.ts'
+import { PgSessionError } from './errors.ts'
+import { ident } from './schema.ts'
+import { resolveTarget } from './target.ts'
+
+export interface ReadOptions {
+  url?: string
+  urlEnv?: string
+  /** Default `dsh`. */
+  schema?: string
+}
+
+const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/
+
+/**
+ * Streams a stored session's raw events in seq order, read-only and without its writer lock (a session
+ * being written can be read). For tools such as `dsh-prompt diff`; stores use `sessions.open(id)`.
+ * Fails with NOT_FOUND when there is no such session; errors never contain the password.
+ */
+export async function* readSessionEvents(options: ReadOptions, id: string): AsyncGenerator<{ seq: number; body: unknown }> {
+  const target = resolveTarget(options)
+  const schema = options.schema ?? 'dsh'
+  if (!SCHEMA.test(schema)) throw new PgSessionError('CONFIG', `bad schema name ${JSON.stringify(schema)}; lower case letters, digits and "_", 63 at most`)
+  const client = new pg.Client({ connectionString: target.url, application_name: 'dsh-session-reader' })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+  } catch (error) {
+    throw pgFailure(error, target, 'connecting', 'CONNECT')
+  }
+  try {
+    const tables = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [`${ident(schema)}.sessions`])
+    if (!tables.rows[0]?.found) throw new SessionError('NOT_FOUND', `schema "${schema}" at ${target.safe} holds no DSH sessions`)
+    const found = await client.query(`SELECT 1 FROM ${ident(schema)}.sessions WHERE id = $1`, [id])
+    if (found.rowCount === 0) throw new SessionError('NOT_FOUND', `session "${id}" does not exist in schema "${schema}" at ${target.safe}`)
+    yield* eventRows(client, schema, id)
+  } catch (error) {
+    if (error instanceof SessionError || error instanceof PgSessionError) throw error
+    throw pgFailure(error, target, `reading session "${id}"`, 'READ_FAILED')
+  } finally {
+    await client.end().catch(() => {})
+  }
+}

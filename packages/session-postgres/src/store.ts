@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { type Context, type Logger, Service } from 'cordis'
+import { Session, SessionError, type SessionStoreApi } from 'dsh-session'
+import { type PgStoreConfig, PgStoreConfigSchema } from './config.ts'
+import { pgFailure } from './describe-error.ts'
+import { PgSessionError } from './errors.ts'
+import { loadSession } from './load.ts'
+import { ident, migrate } from './schema.ts'
+import { type PgTarget, resolveTarget } from './target.ts'
+import { SessionWriter, type WriterPlace } from './writer.ts'
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
+
+/**
+ * The session store on PostgreSQL, under the same ctx key (`sessions`) and API as the JSONL store.
+ * Each open session holds a dedicated connection with the session's advisory lock: one writer per
+ * session across every process on the database.
+ */
+export class PgSessionStore extends Service implements SessionStoreApi {
+  static Config = PgStoreConfigSchema
+
+  /** The database, named without its password. */
+  readonly target: PgTarget
+  readonly schema: string
+  private readonly pool: pg.Pool
+  private readonly place: WriterPlace
+  private readonly sessions = new Map<string, Session>()
+  private readonly writers = new Map<string, SessionWriter>()
+  private readonly pending = new Map<string, Promise<Session>>()
+  private readonly logger: Logger
+
+  constructor(ctx: Context, config: PgStoreConfig) {
+    super(ctx, 'sessions')
+    this.logger = ctx.logger('session-postgres')
+    this.target = resolveTarget(config)
+    this.schema = config.schema
+    this.place = {
+      target: this.target,
+      schema: this.schema,
+      applicationName: config.applicationName,
+      onFailure: (error) => this.logger.error(error.message),
+    }
+    this.pool = new pg.Pool({ connectionString: this.target.url, max: config.poolSize, application_name: config.applicationName })
+    this.pool.on('error', (error) => this.logger.warn(pgFailure(error, this.target, 'idling in the pool', 'READ_FAILED').message))
+    ctx.effect(() => () => this.shutdown(), 'sessions: flush and release on dispose')
+  }
+
+  /** Connects and creates or migrates the schema before `sessions` is offered to anyone. */
+  async [Service.init](): Promise<void> {
+    let client: pg.PoolClient
+    try {
+      client = await this.pool.connect()
+    } catch (error) {
+      throw pgFailure(error, this.target, 'connecting', 'CONNECT')
+    }
+    try {
+      const version = await migrate(client, this.schema)
+      this.logger.info(`sessions in PostgreSQL at ${this.target.safe}, schema "${this.schema}" (version ${version})`)
+    } catch (error) {
+      if (error instanceof PgSessionError) throw error
+      throw pgFailure(error, this.target, `preparing schema "${this.schema}"`, 'SCHEMA')
+    } finally {
+      client.release()
+    }
+  }
+
+  async create(id: string = randomUUID()): Promise<Session> {
+    checkId(id)
+    if (this.sessions.has(id) || this.pending.has(id)) {
+      throw new SessionError('EXISTS', `session "${id}" already exists; use open() or openOrCreate()`)
+    }
+    return this.track(id, () => this.createNew(id))
+  }
+
+  async open(id: string): Promise<Session> {
+    checkId(id)
+    const known = this.sessions.get(id) ?? this.pending.get(id)
+    if (known) return known
+    return this.track(id, () => this.load(id))
+  }
+
+  async openOrCreate(id: string): Promise<Session> {
+    checkId(id)
+    const known = this.sessions.get(id) ?? this.pending.get(id)
+    if (known) return known
+    return this.track(id, () => this.acquire(id, 'either'))
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id)
+  }
+
+  async list(): Promise<string[]> {
+    const ids = new Set(this.sessions.keys())
+    try {
+      const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${ident(this.schema)}.sessions`)
+      for (const row of rows) ids.add(row.id)
+    } catch (error) {
+      throw pgFailure(error, this.target, 'listing sessions', 'READ_FAILED')
+    }
+    return [...ids].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
+  }
+
+  /** Waits for the session's appends, then ends its connection, releasing its lock. */
+  async close(id: string): Promise<void> {
+    const session = this.sessions.get(id)
+    if (!session) return
+    this.sessions.delete(id)
+    const writer = this.writers.get(id)
+    this.writers.delete(id)
+    await writer?.release()
+  }
+
+  async flush(): Promise<void> {
+    await Promise.allSettled(this.pending.values())
+    await Promise.all([...this.sessions.values()].map(session => session.flushed()))
+  }
+
+  private async shutdown(): Promise<void> {
+    await Promise.allSettled(this.pending.values())
+    const writers = [...this.writers.values()]
+    this.writers.clear()
+    this.sessions.clear()
+    const released = await Promise.allSettled(writers.map(writer => writer.release()))
+    for (const result of released) if (result.status === 'rejected') this.logger.error((result.reason as Error).message)
+    await this.pool.end().catch(() => {})
+  }
+
+  private track(id: string, task: () => Promise<Session>): Promise<Session> {
+    const promise = task()
+      .then((session) => {
+        this.sessions.set(id, session)
+        return session
+      })
+      .finally(() => this.pending.delete(id))
+    this.pending.set(id, promise)
+    return promise
+  }
+
+  private createNew(id: string): Promise<Session> {
+    return this.acquire(id, 'create')
+  }
+
+  private load(id: string): Promise<Session> {
+    return this.acquire(id, 'open')
+  }
+
+  /**
+   * Takes the session's lock, then creates it (`create`), loads it (`open`) or whichever applies
+   * (`either`), all under that one lock, so no other process can create or write it in between.
+   */
+  private async acquire(id: string, mode: 'create' | 'open' | 'either'): Promise<Session> {
+    const writer = await SessionWriter.hold(id, this.place)
+    try {
+      let session: Session | undefined
+      if (mode !== 'open') {
+        const inserted = await writer.connection.query(`INSERT INTO ${ident(this.schema)}.sessions (id) VALUES ($1) ON CONFLICT DO NOTHING`, [id])
+        if (inserted.rowCount === 1) session = new Session(id, { sink: writer })
+        else if (mode === 'create') {
+          throw new SessionError('EXISTS', `session "${id}" already exists in schema "${this.schema}" at ${this.target.safe}; use open() or openOrCreate()`)
+        }
+      }
+      session ??= await loadSession(writer, this.schema, this.target)
+      this.writers.set(id, writer)
+      return session
+    } catch (error) {
+      await writer.release().catch(() => {})
+      if (error instanceof SessionError || error instanceof PgSessionError) throw error
+      throw pgFailure(error, this.target, `opening session "${id}"`, 'WRITE_FAILED')
+    }
+  }
+}
+
+function checkId(id: unknown): asserts id is string {
+  if (typeof id !== 'string' || !SESSION_ID.test(id)) {
+    const shown = typeof id === 'string' ? JSON.stringify(id) : String(id)
+    throw new SessionError('INVALID_ID', `invalid session id ${shown}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
+  }
+}
+
+export default PgSessionStore

@@ -1,0 +1,1 @@
+export { findPgBin, startTestCluster, type TestCluster } from './cluster.ts'

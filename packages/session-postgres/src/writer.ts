@@ -1,0 +1,113 @@
+import pg from 'pg'
+import type { EventSink } from 'dsh-session'
+import { pgFailure } from './describe-error.ts'
+import { PgSessionError } from './errors.ts'
+import { lockKey } from './lock-key.ts'
+import { ident } from './schema.ts'
+import type { PgTarget } from './target.ts'
+
+export interface WriterPlace {
+  target: PgTarget
+  schema: string
+  applicationName: string
+  onFailure(error: PgSessionError): void
+}
+
+/**
+ * The one writer of one session: a dedicated connection holding the session's advisory lock (so the
+ * lock dies with the connection) and an ordered queue of events. Lines queued while an INSERT is in
+ * flight go out together in the next one; each INSERT is its own committed transaction.
+ */
+export class SessionWriter implements EventSink {
+  private readonly queue: string[] = []
+  private queued = 0
+  private persisted = 0
+  private draining: Promise<void> | undefined
+  private failure: PgSessionError | undefined
+  private closed = false
+  /** Seq of the next event to insert; set by the loader once it has read the log. */
+  nextSeq = 1
+
+  private constructor(readonly sessionId: string, private readonly client: pg.Client, private readonly place: WriterPlace) {
+    // An idle connection that dies emits 'error'; without a listener the whole process would crash.
+    client.on('error', (error) => this.fail(error, 'idle'))
+  }
+
+  /** Connects and takes the session's lock; fails with BUSY when another connection holds it. */
+  static async hold(sessionId: string, place: WriterPlace): Promise<SessionWriter> {
+    const client = new pg.Client({ connectionString: place.target.url, application_name: place.applicationName })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [lockKey(place.schema, sessionId)])
+      if (!rows[0]?.ok) {
+        throw new PgSessionError('BUSY', `session "${sessionId}" is busy: another process is writing it (it holds the session's `
+          + `PostgreSQL advisory lock in schema "${place.schema}" at ${place.target.safe}); one writer per session; `
+          + 'the lock is released when that process closes the session or its connection ends')
+      }
+    } catch (error) {
+      await client.end().catch(() => {})
+      if (error instanceof PgSessionError) throw error
+      throw pgFailure(error, place.target, `opening session "${sessionId}"`, 'CONNECT')
+    }
+    return new SessionWriter(sessionId, client, place)
+  }
+
+  /** The held connection, for reading the session under its lock. */
+  get connection(): pg.Client {
+    return this.client
+  }
+
+  write(line: string): void {
+    if (this.failure) throw this.failure
+    if (this.closed) throw new PgSessionError('WRITE_FAILED', `session "${this.sessionId}" was closed; open it again to append`)
+    this.queue.push(line.endsWith('\n') ? line.slice(0, -1) : line)
+    this.queued++
+    this.draining ??= this.drain()
+  }
+
+  async flushed(): Promise<void> {
+    const target = this.queued
+    while (this.persisted < target && !this.failure) await this.draining
+    if (this.failure) throw this.failure
+  }
+
+  /** Waits for queued appends (best effort), then ends the connection, which releases the lock. */
+  async release(): Promise<void> {
+    if (this.closed) return
+    try {
+      await this.flushed()
+    } finally {
+      this.closed = true
+      await this.client.end().catch(() => {})
+    }
+  }
+
+  private async drain(): Promise<void> {
+    const table = `${ident(this.place.schema)}.events`
+    try {
+      while (this.queue.length && !this.failure) {
+        const batch = this.queue.splice(0)
+        const seqs = batch.map((_, i) => this.nextSeq + i)
+        await this.client.query(
+          `INSERT INTO ${table} (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`,
+          [this.sessionId, seqs, batch],
+        )
+        this.nextSeq += batch.length
+        this.persisted += batch.length
+      }
+    } catch (error) {
+      this.fail(error, 'append')
+    } finally {
+      this.draining = undefined
+    }
+  }
+
+  private fail(error: unknown, when: 'idle' | 'append'): void {
+    if (this.failure || this.closed) return
+    const cause = pgFailure(error, this.place.target, when === 'idle' ? `holding session "${this.sessionId}"` : `appending to session "${this.sessionId}"`, 'WRITE_FAILED')
+    this.failure = new PgSessionError('WRITE_FAILED', `session store postgresql: cannot persist session "${this.sessionId}": `
+      + `${cause.message}; the session refuses further appends (close and open it again once the database is back)`, { cause: error })
+    this.place.onFailure(this.failure)
+  }
+}

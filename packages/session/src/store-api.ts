@@ -1,0 +1,22 @@
+import type { Session } from './session.ts'
+
+/**
+ * What every session store offers under the ctx key `sessions` (the JSONL store here, PostgreSQL in
+ * dsh-session-postgres). Resuming a session anywhere needs only `open(id)`.
+ */
+export interface SessionStoreApi {
+  /** Starts a new, empty session; a random id when none is given. Fails with EXISTS for a taken id. */
+  create(id?: string): Promise<Session>
+  /** Loads a persisted session (or returns the one already open). Fails with NOT_FOUND when there is none. */
+  open(id: string): Promise<Session>
+  /** Opens the session if it exists, otherwise creates it. */
+  openOrCreate(id: string): Promise<Session>
+  /** The open session with this id, if any. */
+  get(id: string): Session | undefined
+  /** Ids of open and persisted sessions, in code-unit order. */
+  list(): Promise<string[]>
+  /** Waits until the session's appends are durable and forgets it; a later open() reloads it. */
+  close(id: string): Promise<void>
+  /** Resolves when every append queued so far, in every open session, is durable. */
+  flush(): Promise<void>
+}

@@ -1,0 +1,1 @@
+export { contractTurn, storeContract, type OpenedStore, type StoreContractHarness, type StoreSpace } from './contract.ts'

@@ -1,0 +1,82 @@
+import { quote } from 'dsh-core'
+import { interpolate } from './interpolate.ts'
+import type { AssembledSection, PromptAssembly } from './types.ts'
+
+/** What the rendered system prompt puts between two sections. */
+export const SECTION_SEPARATOR = '\n\n'
+const SEPARATOR_BYTES = Buffer.byteLength(SECTION_SEPARATOR)
+
+/** One section as it appears in the rendered system prompt. */
+export interface RenderedSection {
+  name: string
+  text: string
+}
+
+/** Where a section's text sits in the rendered system prompt: UTF-8 byte offsets, `end` exclusive. */
+export interface SectionRange {
+  name: string
+  start: number
+  end: number
+}
+
+/** One section's text in the prompt: interpolated unless complete; '' when it renders blank (and is dropped). */
+export function renderSection(section: AssembledSection, variables: PromptAssembly['variables']): string {
+  const text = section.complete ? section.text : interpolate(section.text, variables, `section ${quote(section.name)}`)
+  return text.trim() === '' ? '' : text
+}
+
+/** The system prompt text: each section rendered, blank ones dropped, joined by `SECTION_SEPARATOR`. */
+export function renderPrompt(assembly: Pick<PromptAssembly, 'sections' | 'variables'>): string {
+  const parts: string[] = []
+  for (const section of assembly.sections) {
+    const text = renderSection(section, assembly.variables)
+    if (text !== '') parts.push(text)
+  }
+  return parts.join(SECTION_SEPARATOR)
+}
+
+/** Each section as it appears in `renderPrompt(assembly)`, in order; blank sections are dropped. */
+export function renderSections(assembly: Pick<PromptAssembly, 'sections' | 'variables'>): RenderedSection[] {
+  const rendered: RenderedSection[] = []
+  for (const section of assembly.sections) {
+    const text = renderSection(section, assembly.variables)
+    if (text !== '') rendered.push({ name: section.name, text })
+  }
+  return rendered
+}
+
+/** The prompt that rendered sections make: their texts joined by `SECTION_SEPARATOR`. */
+export function joinSections(sections: readonly Pick<RenderedSection, 'text'>[]): string {
+  return sections.map((section) => section.text).join(SECTION_SEPARATOR)
+}
+
+/** Where each rendered section lands in `joinSections(sections)`, in UTF-8 bytes (what providers cache). */
+export function sectionRanges(sections: readonly RenderedSection[]): SectionRange[] {
+  const ranges: SectionRange[] = []
+  let start = 0
+  for (const { name, text } of sections) {
+    const end = start + Buffer.byteLength(text)
+    ranges.push({ name, start, end })
+    start = end + SEPARATOR_BYTES
+  }
+  return ranges
+}
+
+/**
+ * The section that holds byte `offset` of the rendered prompt. A separator byte goes to the section after it
+ * (`following`: that section is why the separator is there; an offset past the end has no section) or to the
+ * section before it (`preceding`: the position reads as the end of that section; past the end is the last).
+ */
+export function sectionAt<R extends Pick<SectionRange, 'start' | 'end'>>(
+  ranges: readonly R[],
+  offset: number,
+  separator: 'following' | 'preceding' = 'following',
+): R | undefined {
+  if (separator === 'following') return ranges.find((range) => range.end > offset)
+  let found: R | undefined
+  for (const range of ranges) {
+    if (range.start > offset) break
+    found = range
+  }
+  return found
+}

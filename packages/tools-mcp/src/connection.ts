@@ -1,0 +1,196 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { ServerSpec } from './config.ts'
+import { convertResult, type ConvertedResult } from './content.ts'
+import { ToolsMcpError, describeThrown } from './errors.ts'
+import { openTransport } from './transport.ts'
+
+/** Where the connection code writes its lines; a cordis `Logger` fits. */
+export interface McpLog {
+  info(text: string): void
+  warn(text: string): void
+  error(text: string): void
+  debug(text: string): void
+}
+
+export interface ConnectionOptions {
+  log: McpLog
+  restartDelayMs: number
+  maxRestartDelayMs: number
+  /** Every complete tool list the server gives: the first after each connect, and each after `list_changed`. */
+  listed(tools: Tool[]): void
+  /** The connection is gone; the tools of the last list no longer exist. */
+  down(): void
+}
+
+/** Guards against a server whose cursors never end. */
+const MAX_PAGES = 1000
+const CLIENT_INFO = { name: 'dsh-tools-mcp', version: '0.1.0' }
+
+async function listAll(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = []
+  let cursor: string | undefined
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await client.listTools(cursor === undefined ? undefined : { cursor })
+    tools.push(...answer.tools)
+    cursor = answer.nextCursor
+    if (cursor === undefined) return tools
+  }
+  throw new Error(`tools/list still had a next page after ${MAX_PAGES} pages`)
+}
+
+const quote = (text: string) => JSON.stringify(text)
+
+/**
+ * One MCP server for as long as it is wanted: connects, lists its tools (all pages), re-lists on
+ * `notifications/tools/list_changed`, and after a failed start, an exit or a dropped connection starts it
+ * again with a delay that doubles up to a bound.
+ */
+export class McpConnection {
+  private client: Client | undefined
+  /** The client of the attempt in progress, connected or not, so that close() can end a hanging start. */
+  private attempt: Client | undefined
+  private closed = false
+  private loop: Promise<void> | undefined
+  private wake: (() => void) | undefined
+  private listing: Promise<void> | undefined
+  private listAgain = false
+  private markSettled!: () => void
+  private settledFlag = false
+  /** Resolves once the first attempt ended: tools listed and handed over, or the start failed. */
+  readonly settled = new Promise<void>((resolve) => { this.markSettled = resolve })
+
+  constructor(readonly spec: ServerSpec, private readonly options: ConnectionOptions) {}
+
+  get isSettled(): boolean {
+    return this.settledFlag
+  }
+
+  get connected(): boolean {
+    return this.client !== undefined
+  }
+
+  start(): void {
+    this.loop ??= this.run()
+  }
+
+  /** Stops the server (or the attempt to start it) and any pending restart; resolves when it is down. */
+  async close(): Promise<void> {
+    this.closed = true
+    this.wake?.()
+    await this.attempt?.close().catch(() => {})
+    await this.loop
+    // a startup still waiting for this server stops waiting
+    this.settle()
+  }
+
+  /** Calls a tool by the server's own name. Throws a `ToolsMcpError` naming the server and the tool. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ConvertedResult> {
+    const { name, callTimeoutMs } = this.spec
+    const client = this.client
+    const where = `MCP server ${quote(name)}`
+    if (!client) throw new ToolsMcpError('NOT_CONNECTED', `${where} is not connected, so tool ${quote(tool)} cannot run now`)
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: callTimeoutMs })
+      return convertResult(result as CallToolResult)
+    } catch (error) {
+      if (signal.aborted) throw error
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new ToolsMcpError('CALL_TIMEOUT', `${where} did not answer tool ${quote(tool)} within ${callTimeoutMs} ms`)
+      }
+      throw new ToolsMcpError('CALL_FAILED', `${where} failed on tool ${quote(tool)}: ${describeThrown(error)}`)
+    }
+  }
+
+  private settle() {
+    this.settledFlag = true
+    this.markSettled()
+  }
+
+  private async run(): Promise<void> {
+    const { log, restartDelayMs, maxRestartDelayMs } = this.options
+    const where = `MCP server ${quote(this.spec.name)}`
+    let delay = restartDelayMs
+    let failures = 0
+    while (!this.closed) {
+      const opened = openTransport(this.spec)
+      const client = new Client(CLIENT_INFO, { capabilities: {} })
+      this.attempt = client
+      let lost!: () => void
+      const gone = new Promise<void>((resolve) => { lost = resolve })
+      client.onclose = () => lost()
+      let changedEarly = false
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        if (this.client === client) this.relist(client)
+        else changedEarly = true
+      })
+      try {
+        await client.connect(opened.transport)
+        const tools = await listAll(client)
+        if (this.closed) {
+          await client.close()
+          break
+        }
+        this.client = client
+        failures = 0
+        delay = restartDelayMs
+        log.debug(`${where} is up with ${tools.length} tools`)
+        this.options.listed(tools)
+        this.settle()
+        if (changedEarly) this.relist(client)
+        await gone
+        this.client = undefined
+        if (this.closed) break
+        const tail = opened.stderrTail()
+        log.warn(`${where} disconnected${tail ? ` (stderr: ${tail})` : ''}; its tools are removed; restarting in ${delay} ms`)
+        this.options.down()
+      } catch (error) {
+        this.client = undefined
+        await client.close().catch(() => {})
+        if (this.closed) break
+        failures++
+        const tail = opened.stderrTail()
+        const why = `${describeThrown(error)}${tail ? ` (stderr: ${tail})` : ''}`
+        // one error line per outage; further failed attempts of the same outage only at debug level
+        const line = `${where} failed to start: ${why}; retrying in ${delay} ms, backing off up to ${maxRestartDelayMs} ms`
+        if (failures === 1) log.error(line)
+        else log.debug(line)
+        this.settle()
+      }
+      await this.pause(delay)
+      delay = Math.min(delay * 2, maxRestartDelayMs)
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.wake = done
+    })
+  }
+
+  // one listing at a time; a notification during a listing asks for one more afterwards
+  private relist(client: Client): void {
+    if (this.listing) {
+      this.listAgain = true
+      return
+    }
+    this.listing = (async () => {
+      do {
+        this.listAgain = false
+        try {
+          const tools = await listAll(client)
+          if (this.client === client && !this.closed) this.options.listed(tools)
+        } catch (error) {
+          if (this.client === client) this.options.log.warn(`MCP server ${quote(this.spec.name)}: listing tools after tools/list_changed failed: ${describeThrown(error)}`)
+        }
+      } while (this.listAgain && this.client === client)
+    })().finally(() => { this.listing = undefined })
+  }
+}

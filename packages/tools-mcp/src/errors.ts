@@ -1,0 +1,22 @@
+/** Every way dsh-tools-mcp can fail; tests and callers switch on `code`. */
+export type ToolsMcpErrorCode =
+  | 'INVALID_CONFIG'
+  | 'NAME_COLLISION'
+  | 'NOT_CONNECTED'
+  | 'CALL_TIMEOUT'
+  | 'CALL_FAILED'
+  | 'TOOL_ERROR'
+
+/** The one error class of dsh-tools-mcp. */
+export class ToolsMcpError extends Error {
+  override name = 'ToolsMcpError'
+  constructor(public readonly code: ToolsMcpErrorCode, message: string) {
+    super(message)
+  }
+}
+
+/** A thrown value as one line of text. */
+export function describeThrown(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+}

@@ -1,0 +1,171 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { ExecutableTool } from 'dsh-tools'
+import { canonicalJson } from './canonical-json.ts'
+import { MAX_TIMEOUT_MS, type ServerSpec } from './config.ts'
+import { McpConnection, type McpLog } from './connection.ts'
+import { ToolsMcpError, describeThrown } from './errors.ts'
+import { modelToolName } from './names.ts'
+
+/** Where a set puts its tools; `register` returns the disposer that takes the tool away again. */
+export interface ToolSink {
+  register(definition: ExecutableTool, origin: ToolOrigin): () => unknown
+}
+
+/** Which server and which of its tools a model-facing name stands for. */
+export interface ToolOrigin {
+  server: string
+  tool: string
+}
+
+export interface ServerSetOptions {
+  log: McpLog
+  restartDelayMs: number
+  maxRestartDelayMs: number
+}
+
+interface Registered {
+  fingerprint: string
+  dispose: () => void
+}
+
+// the runtime's own timeout only backs up the call's: the SDK's fires first and names the server
+const RUNTIME_MARGIN_MS = 1000
+const quote = (text: string) => JSON.stringify(text)
+
+/**
+ * A set of MCP servers connected in parallel, whose tools live in one sink for as long as the set does.
+ * The `dsh-tools-mcp` plugin holds one for the app; a front door can hold one per session.
+ */
+export class McpServerSet {
+  private readonly connections: McpConnection[]
+  private readonly registered = new Map<string, Map<string, Registered>>()
+  private readonly origins = new Map<string, ToolOrigin>()
+  private closed = false
+
+  constructor(specs: readonly ServerSpec[], private readonly sink: ToolSink, private readonly options: ServerSetOptions) {
+    this.connections = specs.map((spec) => {
+      this.registered.set(spec.name, new Map())
+      const connection: McpConnection = new McpConnection(spec, {
+        ...options,
+        listed: (tools) => this.apply(connection, tools),
+        down: () => this.apply(connection, []),
+      })
+      return connection
+    })
+  }
+
+  /**
+   * Starts every server at once. Resolves when each has listed its tools, failed its first start (an
+   * error line), or passed its `startupTimeoutMs` (one warning line; its tools come later).
+   */
+  async start(): Promise<void> {
+    for (const connection of this.connections) connection.start()
+    await Promise.all(this.connections.map((connection) => this.awaitStartup(connection)))
+  }
+
+  /** Stops every server and removes every tool the set registered. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await Promise.all(this.connections.map((connection) => connection.close()))
+    for (const tools of this.registered.values()) {
+      for (const entry of tools.values()) entry.dispose()
+      tools.clear()
+    }
+    this.origins.clear()
+  }
+
+  /** The server and original name behind a model-facing tool name this set registered. */
+  origin(name: string): ToolOrigin | undefined {
+    return this.origins.get(name)
+  }
+
+  /** Server names, and whether each is connected now. */
+  status(): { server: string; connected: boolean }[] {
+    return this.connections.map((connection) => ({ server: connection.spec.name, connected: connection.connected }))
+  }
+
+  private async awaitStartup(connection: McpConnection): Promise<void> {
+    const { name, startupTimeoutMs } = connection.spec
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<void>((resolve) => { timer = setTimeout(resolve, startupTimeoutMs) })
+    await Promise.race([connection.settled, late])
+    clearTimeout(timer)
+    if (!connection.isSettled && !this.closed) {
+      this.options.log.warn(`MCP server ${quote(name)} has not listed its tools within startupTimeoutMs ${startupTimeoutMs}; starting without it, its tools will join when it answers`)
+    }
+  }
+
+  /** Brings the registered tools of one server in line with its latest list. */
+  private apply(connection: McpConnection, tools: readonly Tool[]): void {
+    if (this.closed) return
+    const server = connection.spec.name
+    const current = this.registered.get(server)!
+    const wanted = this.definitions(connection, tools)
+    for (const [name, entry] of current) {
+      if (wanted.get(name)?.fingerprint === entry.fingerprint) continue
+      entry.dispose()
+      current.delete(name)
+      this.origins.delete(name)
+    }
+    for (const [name, want] of wanted) {
+      if (current.has(name)) continue
+      const taken = this.origins.get(name)
+      if (taken) {
+        this.options.log.error(new ToolsMcpError('NAME_COLLISION', `MCP tools ${quote(`${taken.server}/${taken.tool}`)} and ${quote(`${server}/${want.origin.tool}`)} both map to ${quote(name)}; the second is left out`).message)
+        continue
+      }
+      try {
+        const dispose = this.sink.register(want.definition, want.origin)
+        current.set(name, { fingerprint: want.fingerprint, dispose: once(dispose) })
+        this.origins.set(name, want.origin)
+      } catch (error) {
+        this.options.log.error(`MCP server ${quote(server)}: tool ${quote(want.origin.tool)} cannot be registered: ${describeThrown(error)}`)
+      }
+    }
+  }
+
+  private definitions(connection: McpConnection, tools: readonly Tool[]) {
+    const server = connection.spec.name
+    const byName = new Map<string, Tool[]>()
+    for (const tool of tools) {
+      const name = modelToolName(server, tool.name)
+      byName.set(name, [...byName.get(name) ?? [], tool])
+    }
+    const wanted = new Map<string, { definition: ExecutableTool; origin: ToolOrigin; fingerprint: string }>()
+    for (const [name, group] of byName) {
+      if (group.length > 1) {
+        // both are left out, so which one the model gets never depends on list order
+        const names = group.map((tool) => quote(tool.name)).join(' and ')
+        this.options.log.error(new ToolsMcpError('NAME_COLLISION', `MCP server ${quote(server)}: tools ${names} both map to ${quote(name)}; neither is registered`).message)
+        continue
+      }
+      const tool = group[0]!
+      const { $schema: _, ...schema } = tool.inputSchema as Record<string, unknown>
+      const parameters = canonicalJson(schema) as object
+      const description = tool.description ?? tool.title ?? ''
+      const definition: ExecutableTool = {
+        name,
+        description,
+        parameters,
+        timeoutMs: Math.min(MAX_TIMEOUT_MS, connection.spec.callTimeoutMs + RUNTIME_MARGIN_MS),
+        execute: async (args: Record<string, unknown>, { signal }) => {
+          const result = await connection.call(tool.name, args, signal)
+          if (result.isError) throw new ToolsMcpError('TOOL_ERROR', result.text)
+          return result.text
+        },
+      }
+      wanted.set(name, { definition, origin: { server, tool: tool.name }, fingerprint: JSON.stringify([description, parameters]) })
+    }
+    return wanted
+  }
+}
+
+function once(dispose: () => unknown): () => void {
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    void Promise.resolve(dispose()).catch(() => {})
+  }
+}

@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url'
+
+/** Our MCP test server (`testing/test-server.mjs`), to run as `node <TEST_SERVER>`; the same path from src/ and dist/. */
+export const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
+
+/** A tool of the test server's list. */
+export interface TestTool {
+  name: string
+  description?: string
+  inputSchema?: object
+  /** The CallToolResult every call gets; default one text block naming the tool and its arguments. */
+  reply?: object
+  /** Hold the answer this long (a cancellation ends the wait). */
+  delayMs?: number
+  /** A call kills the server (a crash). */
+  exit?: boolean
+}
+
+export interface TestServerOptions {
+  /** The tool list; or `phases`, lists that SIGUSR1 steps through (each step sends tools/list_changed). */
+  tools?: TestTool[]
+  phases?: TestTool[][]
+  /** Wait this long before answering anything. */
+  delayMs?: number
+  /** Tools per tools/list page. */
+  pageSize?: number
+  /** File that gets one JSON line per start, call and cancellation. */
+  events?: string
+  /** Print this on stderr and exit 3 at once. */
+  fail?: string
+}
+
+/** A dsh-tools-mcp server entry (`command`, `args`, `env`) that runs the test server with this behaviour. */
+export function testServer(options: TestServerOptions, extra: Record<string, unknown> = {}) {
+  const env: Record<string, string> = { MCP_TEST_PHASES: JSON.stringify(options.phases ?? [options.tools ?? []]) }
+  if (options.delayMs) env.MCP_TEST_DELAY_MS = String(options.delayMs)
+  if (options.pageSize) env.MCP_TEST_PAGE_SIZE = String(options.pageSize)
+  if (options.events) env.MCP_TEST_EVENTS = options.events
+  if (options.fail) env.MCP_TEST_FAIL = options.fail
+  return { command: process.execPath, args: [TEST_SERVER], env, ...extra }
+}

@@ -1,0 +1,30 @@
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { ServerSpec } from './config.ts'
+
+const STDERR_TAIL = 400
+
+/** A fresh transport for one connection attempt, and the last bytes its server wrote to stderr. */
+export interface OpenedTransport {
+  transport: Transport
+  stderrTail(): string
+}
+
+/** Builds the SDK transport a spec names. A stdio server's stderr is kept (its tail explains a failure), not printed. */
+export function openTransport(spec: ServerSpec): OpenedTransport {
+  if (spec.transport.kind === 'http') {
+    const { url, headers } = spec.transport
+    return { transport: new StreamableHTTPClientTransport(url, headers ? { requestInit: { headers } } : undefined), stderrTail: () => '' }
+  }
+  const { command, args, env, cwd } = spec.transport
+  const transport = new StdioClientTransport({ command, args, ...env ? { env } : {}, ...cwd !== undefined ? { cwd } : {}, stderr: 'pipe' })
+  let tail = ''
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-STDERR_TAIL)
+  })
+  return {
+    transport,
+    stderrTail: () => tail.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).slice(-3).join(' | '),
+  }
+}

@@ -1,0 +1,68 @@
+// A small MCP server for the tests, built on the SDK's server API and run as a child process with `node`.
+// Plain JavaScript so that it starts without a TypeScript loader. A test controls it through env vars:
+//   MCP_TEST_PHASES     JSON list of tool lists; SIGUSR1 moves to the next list and sends tools/list_changed
+//   MCP_TEST_DELAY_MS   wait this long before answering anything (a slow start)
+//   MCP_TEST_PAGE_SIZE  tools per tools/list page (default: all on one page)
+//   MCP_TEST_EVENTS     file that gets one JSON line per event: start (with pid), call, cancelled
+//   MCP_TEST_FAIL       print this to stderr and exit 3 at once (a server that cannot start)
+// A tool in a list: { name, description?, inputSchema?, reply?: CallToolResult, delayMs?, exit? }.
+// `exit: true` makes a call kill the server (a crash); `delayMs` holds the answer (cancellable).
+import { appendFileSync } from 'node:fs'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+
+const env = process.env
+if (env.MCP_TEST_FAIL) {
+  process.stderr.write(`${env.MCP_TEST_FAIL}\n`)
+  process.exit(3)
+}
+const phases = JSON.parse(env.MCP_TEST_PHASES ?? '[[]]')
+const pageSize = Number(env.MCP_TEST_PAGE_SIZE ?? 0)
+let phase = 0
+const record = (event) => {
+  if (env.MCP_TEST_EVENTS) appendFileSync(env.MCP_TEST_EVENTS, `${JSON.stringify({ ...event, pid: process.pid })}\n`)
+}
+const tools = () => phases[Math.min(phase, phases.length - 1)]
+
+const server = new Server({ name: 'dsh-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
+
+server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  const all = tools().map((tool) => ({
+    name: tool.name,
+    ...tool.description === undefined ? {} : { description: tool.description },
+    inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+  }))
+  if (!pageSize) return { tools: all }
+  const start = Number(request.params?.cursor ?? 0)
+  const next = start + pageSize
+  return { tools: all.slice(start, next), ...next < all.length ? { nextCursor: String(next) } : {} }
+})
+
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const { name, arguments: args } = request.params
+  const tool = tools().find((candidate) => candidate.name === name)
+  record({ event: 'call', name, arguments: args })
+  if (!tool) return { content: [{ type: 'text', text: `no tool ${name}` }], isError: true }
+  if (tool.exit) process.exit(9)
+  if (tool.delayMs) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, tool.delayMs)
+      extra.signal.addEventListener('abort', () => {
+        clearTimeout(timer)
+        record({ event: 'cancelled', name, reason: String(extra.signal.reason) })
+        resolve()
+      })
+    })
+  }
+  return tool.reply ?? { content: [{ type: 'text', text: `${name} called with ${JSON.stringify(args ?? {})}` }] }
+})
+
+process.on('SIGUSR1', () => {
+  phase++
+  void server.sendToolListChanged()
+})
+
+await new Promise((resolve) => setTimeout(resolve, Number(env.MCP_TEST_DELAY_MS ?? 0)))
+await server.connect(new StdioServerTransport())
+record({ event: 'start' })
