@@ -14,7 +14,8 @@ const YAML = [
 
 async function lateToolSession(capabilities: Record<string, unknown>, env: Record<string, string>) {
   const { file } = await appFolder(YAML)
-  const agent = drive([file], { env })
+  // the first prompt goes out at a short startup timeout, so the late tool joins mid-session
+  const agent = drive([file], { env: { DSH_STARTUP_TIMEOUT_MS: '300', ...env } })
   running.push(agent)
   await agent.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: capabilities })
   const { sessionId } = await agent.connection.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] })

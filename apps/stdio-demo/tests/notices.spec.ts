@@ -3,7 +3,8 @@ import { App, appYaml, writeApp } from './setup.ts'
 
 async function lateToolRun(env: Record<string, string>): Promise<string> {
   const { file } = await writeApp(appYaml({}, [{ name: 'early' }, { name: 'late', delayMs: 1500 }, { name: 'later', delayMs: 1500 }]))
-  const app = new App([file], { env })
+  // the first turn goes out at a short startup timeout, so the late tools join mid-session; logs stay quiet
+  const app = new App([file], { env: { DSH_STARTUP_TIMEOUT_MS: '300', DSH_LOG_LEVEL: 'error', ...env } })
   await app.waitForTools(1)
   app.send('one')
   expect(await app.nextLine()).toBe('echo: one')
