@@ -60,7 +60,7 @@ describe('dsh-prompt diff on sessions in PostgreSQL', () => {
     const dir = await tempDir()
     const { code, stdout, stderr } = await runBin(['diff', `pg:one#${seqs[0]}`, 'pg:one', ...where], dir)
     expect(stderr).toBe('')
-    expect(code).toBe(0)
+    expect(code).toBe(1) // the prefixes differ, like diff(1)
     expect(stdout).toMatch(/^diverge at byte \d+ \(tools\): tool #1: "grep" in b is not in a \(added\); a has "read" there$/m)
     expect(stdout).toContain(`pg:one#${seqs[0]} (PostgreSQL session, request/header seq ${seqs[0]}, turn 1 step 1, reason initial)`)
   })
