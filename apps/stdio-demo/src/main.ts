@@ -4,6 +4,7 @@ import { openAgent } from './open-agent.ts'
 import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
+import { formatSessions } from './sessions.ts'
 import { showStartup } from './startup.ts'
 import { parseInvocation } from './usage.ts'
 import type {} from './plugin.ts'
@@ -20,13 +21,19 @@ runMain(async (stopWith) => {
   const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
   stopWith(app) // a signal while it starts stops it at once
   const demo = await app.whenProvided('stdioDemo')
-  if (process.stdin.isTTY && demo) await showStartup(process.stdout, demo.config.welcome, app)
+  if (process.stdin.isTTY && demo && !invocation.list) await showStartup(process.stdout, demo.config.welcome, app)
   const booted = await app.ready
   if (!demo) {
     await app.dispose()
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
-  const agent = await openAgent(demo, booted, file)
+  if (invocation.list) {
+    const listed = await demo.storedSessions().finally(() => app.dispose())
+    process.stdout.write(formatSessions(listed, demo.config.persistenceRoot ?? 'the session folder'))
+    await flushOut(process.stdout)
+    return
+  }
+  const agent = await openAgent(demo, booted, file, invocation.session)
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
   // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
   const outputClosed = new AbortController()

@@ -8,7 +8,7 @@ describe('command line', () => {
   it('--help lists every option, the log variable and every command, on stdout, exit 0', async () => {
     const result = await run(['--help'], '')
     expect(result).toMatchObject({ code: 0, stderr: '' })
-    for (const part of ['app.yml', '-h, --help', '-V, --version', 'DSH_LOG_LEVEL', 'Exit status', '/tools', '/prompt', '/call NAME {json}', '/help', '/exit']) {
+    for (const part of ['app.yml', '-h, --help', '-V, --version', '--sessions', '--continue', '--resume <id>', 'DSH_LOG_LEVEL', 'Exit status', '/tools', '/prompt', '/call NAME {json}', '/help', '/exit']) {
       expect(result.stdout).toContain(part)
     }
   })
@@ -22,7 +22,7 @@ describe('command line', () => {
   it('refuses an unknown option in one line followed by the usage', async () => {
     const result = await run(['--verbose'], '')
     expect(result).toMatchObject({ code: 1, stdout: '' })
-    expect(result.stderr).toMatch(/^unknown option "--verbose"; valid options: -h\/--help, -V\/--version\nusage: dsh-stdio-demo/)
+    expect(result.stderr).toMatch(/^unknown option "--verbose"; valid options: -h\/--help, -V\/--version, --sessions, --continue, --resume <id>\nusage: dsh-stdio-demo/)
   })
 
   it('/help lists /call and itself', async () => {
