@@ -4,15 +4,18 @@ import type { Logger } from 'cordis'
 import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
-import { toRequestError } from './errors.ts'
+import { AcpDemoError, toRequestError } from './errors.ts'
 import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
+import { replayUpdates } from './replay.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
   info: Implementation
   logger: Logger
+  /** The ids of the stored sessions, for `session/load`; without it, loading is not offered. */
+  storedSessions?: () => Promise<string[]>
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
 }
@@ -23,13 +26,13 @@ export interface AcpServing {
   closed: Promise<void>
 }
 
-/** What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities only. */
-export function initializeResponse(info: Implementation): InitializeResponse {
+/** What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities and `loadSession`. */
+export function initializeResponse(info: Implementation, loadSession = false): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentInfo: info,
     agentCapabilities: {
-      loadSession: false,
+      loadSession,
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
       mcpCapabilities: { http: false, sse: false },
     },
@@ -68,7 +71,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, ({ params }) => {
       notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
-      return initializeResponse(info)
+      return initializeResponse(info, options.storedSessions !== undefined)
     })
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       if (params.mcpServers.length) {
@@ -82,6 +85,16 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
         sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
       })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, (error as Error)?.message ?? error)))
       return { sessionId: created.id }
+    }))
+    .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
+      if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', 'session/load is not offered by this agent (loadSession: false)', { sessionId: params.sessionId })
+      const target = await sessions.load(params.sessionId, await options.storedSessions())
+      // the whole conversation goes out before the response, as ACP asks; the next header says `resume`
+      for (const update of replayUpdates(target.session.events())) {
+        await client.notify(methods.client.session.update, { sessionId: target.id, update })
+      }
+      logger.debug('session %s: loaded with %d turn(s)', target.id, target.session.events().filter((event) => event.type === 'turn/start').length)
+      return {}
     }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)

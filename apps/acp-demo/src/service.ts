@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Context, Service } from 'cordis'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
+import type {} from 'dsh-session'
 import type {} from 'dsh-app-boot'
 import { serveAcp, type AcpServing } from './acp-agent.ts'
 import type { AcpDemoConfig } from './plugin.ts'
@@ -46,7 +47,10 @@ export class AcpDemo extends Service {
     // booted by dsh-app-boot, the root context holds the startup barrier; a bare Context is ready at once
     const readiness = this.ctx.get('readiness', false)
     const ready = () => readiness?.ready ?? Promise.resolve()
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready })
+    // the spine's session store (JSONL or external) lists what `session/load` may reopen
+    const store = this.ctx.get('sessions', false)
+    const storedSessions = store ? () => store.list() : undefined
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, storedSessions })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving
