@@ -9,6 +9,7 @@ import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
 import { replayUpdates } from './replay.ts'
 import { runPromptTurn } from './prompt-turn.ts'
+import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
@@ -18,6 +19,8 @@ export interface AcpAgentOptions {
   storedSessions?: () => Promise<string[]>
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
+  /** How the MCP servers a client passes in `session/new` are run for that session. */
+  mcp: Omit<SessionMcpOptions, 'logger'>
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -26,7 +29,11 @@ export interface AcpServing {
   closed: Promise<void>
 }
 
-/** What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities and `loadSession`. */
+/**
+ * What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities,
+ * `loadSession`, and the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the
+ * deprecated SSE).
+ */
 export function initializeResponse(info: Implementation, loadSession = false): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
@@ -34,7 +41,7 @@ export function initializeResponse(info: Implementation, loadSession = false): I
     agentCapabilities: {
       loadSession,
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: false },
     },
     authMethods: [],
   }
@@ -64,7 +71,8 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { loop, info, logger } = options
   const ready = options.ready ?? (() => Promise.resolve())
-  const sessions = new AcpSessions(loop)
+  const servers = new SessionMcpServers({ ...options.mcp, logger })
+  const sessions = new AcpSessions(loop, servers)
   let notices: { locale: NoticeLocale } | undefined
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
@@ -74,10 +82,10 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       return initializeResponse(info, options.storedSessions !== undefined)
     })
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
-      if (params.mcpServers.length) {
-        logger.warn('session/new: ignoring %d MCP server(s); this agent does not connect to MCP servers', params.mcpServers.length)
-      }
+      // checked before the agent exists, so a refused entry leaves no session behind
+      const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
       const created = await sessions.open()
+      servers.open(created.id, specs)
       logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
       // After the response, so the client knows the session the update names; a prompt waits for it, so it
       // always comes before the session's first turn.
@@ -88,7 +96,9 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     }))
     .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
       if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', 'session/load is not offered by this agent (loadSession: false)', { sessionId: params.sessionId })
+      const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
       const target = await sessions.load(params.sessionId, await options.storedSessions())
+      servers.open(target.id, specs)
       // the whole conversation goes out before the response, as ACP asks; the next header says `resume`
       for (const update of replayUpdates(target.session.events())) {
         await client.notify(methods.client.session.update, { sessionId: target.id, update })
@@ -100,8 +110,10 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
       await advertised.get(target.id)
-      // the first turn waits until every tool source has started (or the startup timeout passed)
-      if (await sessions.untilReady(target.id, ready()) === 'cancelled') return { stopReason: 'cancelled' as const }
+      // the first turn waits until every tool source has started, the session's own MCP servers included
+      // (each bounded by its startup timeout)
+      const settled = Promise.all([ready(), servers.started(target.id)])
+      if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
       return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send }))
