@@ -1,6 +1,6 @@
 import { compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
-import { snapshotSchema } from './snapshot.ts'
+import { snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 import { DuplicateName, mergeSorted } from './merge.ts'
 import { TOOL_ORDER_REST } from './tool-order.ts'
 import type { AssembleContext, ToolProvider, ToolProviderResult } from './types.ts'
@@ -16,13 +16,15 @@ interface Prepared {
   names: ReadonlySet<string>
 }
 
-const prepared = new WeakMap<readonly ToolSchema[], Prepared>()
+// per key order: the same frozen array prepares to different snapshots in each
+const preparedBy: Record<SchemaKeyOrder, WeakMap<readonly ToolSchema[], Prepared>> = { canonical: new WeakMap(), registered: new WeakMap() }
 const knownSets = new WeakMap<readonly string[], ReadonlySet<string>>()
 
-function prepare(schemas: readonly ToolSchema[], owner: string): Prepared {
+function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: SchemaKeyOrder): Prepared {
+  const prepared = preparedBy[keyOrder]
   const cached = prepared.get(schemas)
   if (cached) return cached
-  const sorted = schemas.map((schema) => snapshotSchema(schema, owner))
+  const sorted = schemas.map((schema) => snapshotSchema(schema, owner, keyOrder))
   sorted.sort((a, b) => compareCodeUnits(a.name, b.name))
   const names = new Set<string>()
   for (const schema of sorted) {
@@ -67,6 +69,8 @@ export interface Collection {
 export class ToolCollector {
   private last: { keys: unknown[]; collection: Collection } | undefined
 
+  constructor(private readonly keyOrder: SchemaKeyOrder = 'canonical') {}
+
   collect(providers: Iterable<ProviderEntry>, context: AssembleContext): Collection {
     const entries: { entry: ProviderEntry; result: ToolProviderResult }[] = []
     const keys: unknown[] = []
@@ -84,7 +88,7 @@ export class ToolCollector {
     if (this.last && sameKeys(this.last.keys, keys) && keys.every((key) => !Array.isArray(key) || Object.isFrozen(key))) {
       return this.last.collection
     }
-    const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner) }))
+    const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner, this.keyOrder) }))
     let tools: ToolSchema[]
     try {
       tools = mergeSorted(parts.map((part) => part.prepared.sorted))
