@@ -117,6 +117,20 @@ describe('break reasons', () => {
     })])
   })
 
+  it.each([['canonical', true], ['registered', false]] as const)('a schema that only changed its key order is not tools_schema_changed (schemaKeyOrder %s; same bytes: %s)', async (schemaKeyOrder, same) => {
+    const s = await withAgent({ schemaKeyOrder })
+    const before = await s.plug(toolPlugin('beta', { type: 'object', properties: { path: { type: 'string', description: 'P.' } }, required: ['path'] }))
+    await turns(s, s.agent, 6000)
+    const sent = JSON.stringify(s.agent.lastRequest!.tools)
+    await before.dispose()
+    await s.plug(toolPlugin('beta', { required: ['path'], properties: { path: { description: 'P.', type: 'string' } }, type: 'object' }))
+    await turns(s, s.agent, 0)
+    expect(JSON.stringify(s.agent.lastRequest!.tools) === sent).toBe(same)
+    const [info] = breaks(s)
+    expect(info!.reason).toBe('likely_ttl_or_eviction')
+    expect(info).not.toHaveProperty('changedTools')
+  })
+
   it('system_changed names the section and the byte offset of the first changed byte', async () => {
     const s = await withAgent()
     let notes = 'Notes: alpha'
