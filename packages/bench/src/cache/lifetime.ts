@@ -92,6 +92,7 @@ export async function startProcess(configuration: Configuration, origin: string,
   await load(AgentSpine, {
     persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
     ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
+    ...configuration.schemaKeyOrder && { schemaKeyOrder: configuration.schemaKeyOrder },
     ...configuration.contextWindow && { compactAt: COMPACT_AT },
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)

@@ -22,6 +22,8 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   in_history: { color: '#8c564b', dash: '3 3' },
   mcp_registration_order: { color: '#e377c2', dash: '6 2' },
   mcp_canonical: { color: '#17becf', dash: '1 3' },
+  mcp_key_shuffle_registered: { color: '#bcbd22', dash: '4 2' },
+  mcp_key_shuffle: { color: '#7f7f7f', dash: '2 2' },
   compaction: { color: '#9467bd', dash: '6 2 2 2' },
 }
 
@@ -68,7 +70,7 @@ if (json) {
   process.stdout.write(JSON.stringify(results) + '\n')
 } else {
   const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
-  const widths = [23, 18, 9, 9, 7, 14, 13]
+  const widths = [26, 18, 9, 9, 7, 14, 13]
   const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
   console.log(row(header))
   for (const { run, summary } of runs) {
