@@ -59,6 +59,8 @@ export interface Collection {
   knows(name: string): boolean
   /** Every known name, for error messages. */
   knownNames(): string[]
+  /** Every known name, unsorted, possibly repeated: for checks that only need to see each one. */
+  eachKnown(): Iterable<string>
   owners(): Map<string, string>
 }
 
@@ -102,6 +104,7 @@ export class ToolCollector {
       tools,
       knows: (name) => known.some((set) => set.has(name)),
       knownNames: () => [...new Set(known.flatMap((set) => [...set]))].sort(compareCodeUnits),
+      eachKnown: function* () { for (const set of known) yield* set },
       owners: () => new Map(parts.flatMap((part) => part.prepared.sorted.map((tool) => [tool.name, part.entry.owner] as [string, string]))),
     }
     this.last = { keys, collection }

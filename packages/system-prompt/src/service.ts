@@ -209,7 +209,7 @@ export class SystemPrompt extends Service {
     const collection = this.collector.collect(this.providers, context)
     if (!this.policy) return collection.tools
     if (this.arranged?.collection === collection) return this.arranged.tools
-    this.policy.assertKnown(collection.knows, collection.knownNames)
+    this.policy.assertKnown(collection.knows, collection.knownNames, collection.eachKnown)
     const tools = this.policy.arrange(collection.tools)
     this.arranged = { collection, tools }
     return tools

@@ -126,9 +126,9 @@ export class ToolOrderPolicy {
   }
 
   /** Throws the configuration error when a listed name is known to no provider, or a group matches no known tool. */
-  assertKnown(knows: (name: string) => boolean, knownNames: () => string[]): void {
+  assertKnown(knows: (name: string) => boolean, knownNames: () => string[], eachKnown: () => Iterable<string> = knownNames): void {
     const unknown = this.unknownNames(knows)
-    const empty = this.emptyGroups(this.groups.size ? knownNames() : [])
+    const empty = this.emptyGroups(this.groups.size ? eachKnown() : [])
     if (unknown.length === 0 && empty.length === 0) return
     const parts: string[] = []
     if (unknown.length) parts.push(unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`)
