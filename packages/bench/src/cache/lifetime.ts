@@ -98,6 +98,8 @@ export async function startProcess(configuration: Configuration, origin: string,
   if (configuration.wire === 'chat-completions') {
     const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
     await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
+  } else if (configuration.wire === 'deepseek') {
+    await load(OpenAIProvider, { baseURL: `${origin}/deepseek/v1`, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
   } else {
     await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
   }
