@@ -7,6 +7,7 @@ import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { toRequestError } from './errors.ts'
 import { promptText } from './prompt-text.ts'
 import { runPromptTurn } from './prompt-turn.ts'
+import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
@@ -14,6 +15,8 @@ export interface AcpAgentOptions {
   logger: Logger
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
+  /** How the MCP servers a client passes in `session/new` are run for that session. */
+  mcp: Omit<SessionMcpOptions, 'logger'>
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -22,7 +25,10 @@ export interface AcpServing {
   closed: Promise<void>
 }
 
-/** What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities only. */
+/**
+ * What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities, and
+ * the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the deprecated SSE).
+ */
 export function initializeResponse(info: Implementation): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
@@ -30,7 +36,7 @@ export function initializeResponse(info: Implementation): InitializeResponse {
     agentCapabilities: {
       loadSession: false,
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: false },
     },
     authMethods: [],
   }
@@ -54,16 +60,17 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { loop, info, logger } = options
   const ready = options.ready ?? (() => Promise.resolve())
-  const sessions = new AcpSessions(loop)
+  const servers = new SessionMcpServers({ ...options.mcp, logger })
+  const sessions = new AcpSessions(loop, servers)
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, () => initializeResponse(info))
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
-      if (params.mcpServers.length) {
-        logger.warn('session/new: ignoring %d MCP server(s); this agent does not connect to MCP servers', params.mcpServers.length)
-      }
+      // checked before the agent exists, so a refused entry leaves no session behind
+      const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
       const created = await sessions.open()
+      servers.open(created.id, specs)
       logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
       // After the response, so the client knows the session the update names; a prompt waits for it, so it
       // always comes before the session's first turn.
@@ -76,8 +83,10 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
       await advertised.get(target.id)
-      // the first turn waits until every tool source has started (or the startup timeout passed)
-      if (await sessions.untilReady(target.id, ready()) === 'cancelled') return { stopReason: 'cancelled' as const }
+      // the first turn waits until every tool source has started, the session's own MCP servers included
+      // (each bounded by its startup timeout)
+      const settled = Promise.all([ready(), servers.started(target.id)])
+      if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
       return sessions.track(runPromptTurn(target, text, { signal, logger, send }))

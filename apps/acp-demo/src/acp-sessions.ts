@@ -1,5 +1,6 @@
 import type { Agent, AgentLoop } from 'dsh-agent-loop'
 import { AcpDemoError } from './errors.ts'
+import type { SessionMcpServers } from './session-mcp.ts'
 
 /** The DSH agents of one ACP connection, by session id (which is the agent id and the session-log id). */
 export class AcpSessions {
@@ -7,7 +8,7 @@ export class AcpSessions {
   private readonly turns = new Set<Promise<void>>()
   private readonly waiting = new Map<string, Set<() => void>>()
 
-  constructor(private readonly loop: AgentLoop) {}
+  constructor(private readonly loop: AgentLoop, private readonly servers: SessionMcpServers) {}
 
   /** Creates one DSH agent with its own new session. */
   async open(): Promise<Agent> {
@@ -59,7 +60,8 @@ export class AcpSessions {
 
   /**
    * Cancels every running turn, waits until each has logged its end (a cancelled turn closes its log a
-   * few ticks after the abort), then releases the agents. The session logs are flushed and kept.
+   * few ticks after the abort), then stops each session's MCP servers and releases the agents. The session
+   * logs are flushed and kept.
    */
   async closeAll(): Promise<void> {
     const agents = [...this.agents.values()]
@@ -67,6 +69,7 @@ export class AcpSessions {
     for (const waiters of this.waiting.values()) for (const cancel of waiters) cancel()
     for (const agent of agents) agent.cancel()
     await Promise.all(this.turns)
+    await this.servers.closeAll()
     await Promise.all(agents.map((agent) => this.loop.removeAgent(agent.id)))
   }
 }

@@ -6,6 +6,7 @@ export type AcpDemoErrorCode =
   | 'UNSUPPORTED_CONTENT'
   | 'BUSY'
   | 'TURN_FAILED'
+  | 'INVALID_MCP_SERVER'
 
 /** The one error class of dsh-acp-demo. */
 export class AcpDemoError extends Error {
@@ -21,6 +22,7 @@ const RPC_CODES: Record<AcpDemoErrorCode, number> = {
   UNSUPPORTED_CONTENT: -32602,
   BUSY: -32600,
   TURN_FAILED: -32603,
+  INVALID_MCP_SERVER: -32602,
 }
 
 /**

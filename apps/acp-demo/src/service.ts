@@ -3,6 +3,8 @@ import { Context, Service } from 'cordis'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
 import type {} from 'dsh-app-boot'
+import type { ExecutableTool } from 'dsh-tools'
+import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
 import { serveAcp, type AcpServing } from './acp-agent.ts'
 import type { AcpDemoConfig } from './plugin.ts'
 
@@ -16,7 +18,7 @@ const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', impor
 
 /** The running app: its parsed config, and `serve()` to speak ACP on a stream with the spine's agents. */
 export class AcpDemo extends Service {
-  static inject = ['agentLoop']
+  static inject = ['agentLoop', 'tools']
 
   private readonly loop: AgentLoop
   private readonly logger: ReturnType<Context['logger']>
@@ -45,7 +47,15 @@ export class AcpDemo extends Service {
     // booted by dsh-app-boot, the root context holds the startup barrier; a bare Context is ready at once
     const readiness = this.ctx.get('readiness', false)
     const ready = () => readiness?.ready ?? Promise.resolve()
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready })
+    const { ctx } = this
+    const mcp = {
+      // labelled like the app's own MCP tools, so inspection names the server behind each
+      register: (definition: ExecutableTool, origin: ToolOrigin, agentId: string) =>
+        ctx.effect(() => ctx.tools.register(definition, { agentId }), registrationLabel(definition.name, origin.server)),
+      startupTimeoutMs: this.config.mcpStartupTimeoutMs,
+      callTimeoutMs: this.config.mcpCallTimeoutMs,
+    }
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving

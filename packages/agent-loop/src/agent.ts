@@ -341,7 +341,7 @@ export class Agent {
       this.session.append('tool/call', { turn, step, id: call.id, name: call.name, arguments: call.arguments })
       notify({ type: 'tool-call', turn, step, id: call.id, name: call.name, arguments: call.arguments })
     }
-    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.tools.execute(call.name, call.arguments, { signal }))
+    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.tools.execute(call.name, call.arguments, { signal, agentId: this.id }))
     calls.forEach((call, index) => {
       const { output, isError } = results[index]
       this.session.append('tool/result', { turn, step, id: call.id, name: call.name, output, isError })

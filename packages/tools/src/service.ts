@@ -4,9 +4,9 @@ import Schema from 'schemastery'
 import { createAjv } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
 import { ToolError } from './errors.ts'
-import { ToolRegistry } from './registry.ts'
+import { ToolScopes } from './scopes.ts'
 import { runTool } from './run.ts'
-import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult } from './types.ts'
+import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult, ToolScope } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -30,7 +30,8 @@ export class ToolRuntime extends Service {
       .description('How long a tool call may run before it fails as timed out (ms); a tool may set its own.'),
   })
 
-  private readonly registry = new ToolRegistry()
+  private readonly scopes = new ToolScopes()
+  private get registry() { return this.scopes.global }
   private readonly ajv = createAjv()
 
   /** Resolved once from the service's own context; property reads through a context build proxies. */
@@ -41,28 +42,46 @@ export class ToolRuntime extends Service {
     checkTimeout(config?.timeoutMs, 'tools config timeoutMs', 'INVALID_CONFIG')
     super(ctx, 'tools')
     this.emit = ctx.emit
-    const registry = this.registry
-    ctx.systemPrompt.tools(() => registry.provide())
+    const scopes = this.scopes
+    ctx.systemPrompt.tools((context) => scopes.provide(typeof context.agentId === 'string' ? context.agentId : undefined))
   }
 
-  /** Adds a tool; returns its disposer. It is removed with the registering plugin. */
-  register<Args = any>(definition: ExecutableTool<Args>): () => Promise<void> {
+  /**
+   * Adds a tool; returns its disposer. It is removed with the registering plugin. With `{ agentId }` the
+   * tool is that agent's alone: only its assemblies show it and only its calls reach it.
+   */
+  register<Args = any>(definition: ExecutableTool<Args>, scope: ToolScope = {}): () => Promise<void> {
+    const agentId = scope?.agentId
+    if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '')) {
+      throw new ToolError('INVALID_TOOL', `tools.register() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
+    }
     const entry = prepareTool(definition, this.ajv)
     const { name } = entry
-    if (this.registry.has(name)) {
+    const holder = this.scopes.holder(name, agentId)
+    const refuse = (code: 'DUPLICATE_TOOL' | 'INVALID_TOOL', message: string) => {
       this.ajv.removeSchema(entry.schema.parameters)
-      throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered`)
+      return new ToolError(code, message)
     }
+    if (holder) {
+      const wanted = agentId === undefined ? 'for every agent' : `for agent ${describeValue(agentId)}`
+      throw refuse('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${holder === wanted ? '' : ` ${holder}; it cannot also be registered ${wanted}`}`)
+    }
+    if (agentId !== undefined && entry.deferred) {
+      throw refuse('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
+    }
+    const registry = this.scopes.registryFor(agentId)
+    const where = agentId === undefined ? {} : { agentId }
     try {
       return this.ctx.effect(() => {
-        this.registry.add(entry)
-        this.changed('register', name)
+        registry.add(entry)
+        this.changed('register', name, where)
         return () => {
-          if (!this.registry.remove(entry)) return
+          if (!registry.remove(entry)) return
+          this.scopes.release(agentId)
           this.ajv.removeSchema(entry.schema.parameters)
-          this.changed('unregister', name)
+          this.changed('unregister', name, where)
         }
-      }, `tools.register(${name})`)
+      }, agentId === undefined ? `tools.register(${name})` : `tools.register(${name} for agent ${describeValue(agentId)})`)
     } catch (error) {
       this.ajv.removeSchema(entry.schema.parameters)
       throw error
@@ -79,23 +98,23 @@ export class ToolRuntime extends Service {
     return this.setRevealed(name, false)
   }
 
-  /** Registered names, code-unit order. */
-  list(): string[] {
-    return this.registry.names()
+  /** Registered names, code-unit order: those for every agent, plus the agent's own with `{ agentId }`. */
+  list(scope: ToolScope = {}): string[] {
+    return this.scopes.names(scope.agentId)
   }
 
-  has(name: string): boolean {
-    return this.registry.has(name)
+  has(name: string, scope: ToolScope = {}): boolean {
+    return this.scopes.get(name, scope.agentId) !== undefined
   }
 
   /** The checked, frozen definition of a registered tool. */
-  get(name: string): Readonly<ExecutableTool> | undefined {
-    return this.registry.get(name)?.definition
+  get(name: string, scope: ToolScope = {}): Readonly<ExecutableTool> | undefined {
+    return this.scopes.get(name, scope.agentId)?.definition
   }
 
   /** Names the model currently sees, code-unit order. */
-  visibleNames(): string[] {
-    return this.registry.names((entry) => this.registry.isVisible(entry))
+  visibleNames(scope: ToolScope = {}): string[] {
+    return this.scopes.names(scope.agentId, true)
   }
 
   /** Names registered with `shouldDefer` and without `alwaysLoad`, code-unit order (for `GenerateOptions.deferredTools`). */
@@ -107,9 +126,10 @@ export class ToolRuntime extends Service {
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
     const self = rawService(this)
     try {
-      const entry = typeof name === 'string' ? self.registry.get(name) : undefined
+      const agentId = options?.agentId
+      const entry = typeof name === 'string' ? self.scopes.get(name, agentId) : undefined
       if (!entry) {
-        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list())}`, isError: true }
+        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list({ agentId }))}`, isError: true }
       }
       const problems = entry.check(args)
       if (problems !== undefined) {
@@ -134,8 +154,8 @@ export class ToolRuntime extends Service {
     return entry
   }
 
-  private changed(action: ToolChange['action'], name: string) {
-    this.emit('tools/change', { action, name })
+  private changed(action: ToolChange['action'], name: string, where: { agentId?: string } = {}) {
+    this.emit('tools/change', { action, name, ...where })
   }
 }
 

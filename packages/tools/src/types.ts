@@ -29,7 +29,15 @@ export interface ToolResult {
   isError: boolean
 }
 
-export interface ExecuteOptions {
+/**
+ * Which tools a call sees: without `agentId`, the tools registered for every agent; with it, those plus
+ * the tools registered for that agent alone (as `AssembleContext.agentId` selects them for its assemblies).
+ */
+export interface ToolScope {
+  agentId?: string
+}
+
+export interface ExecuteOptions extends ToolScope {
   /** Aborting it cancels the call: the tool's own signal is aborted and the result is an error. */
   signal?: AbortSignal
 }
@@ -38,6 +46,8 @@ export interface ExecuteOptions {
 export interface ToolChange {
   action: 'register' | 'unregister' | 'reveal' | 'unreveal'
   name: string
+  /** Set when the tool is registered for this agent alone. */
+  agentId?: string
 }
 
 /** A registered tool: its checked definition plus what was prepared once at register time. */

@@ -109,7 +109,7 @@ export interface RunResult {
   cwd: string
 }
 
-// <session-N> and <cwd> in input.json stand for values only the run knows
+// <session-N>, <cwd> and <repo> in input.json stand for values only the run knows
 function substitute(value: unknown, sessionIds: string[], cwd: string): unknown {
   if (typeof value === 'string') {
     const session = /^<session-(\d+)>$/.exec(value)
@@ -118,7 +118,7 @@ function substitute(value: unknown, sessionIds: string[], cwd: string): unknown 
       if (!id) throw new Error(`${value} is used before session/new created it`)
       return id
     }
-    return value.replaceAll('<cwd>', cwd)
+    return value.replaceAll('<cwd>', cwd).replaceAll('<repo>', REPO_ROOT)
   }
   if (Array.isArray(value)) return value.map((item) => substitute(item, sessionIds, cwd))
   if (value !== null && typeof value === 'object') {
