@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { renderChart, type Series } from './chart.ts'
 import { CONFIGURATIONS } from './configurations.ts'
 import { runConfiguration, type ConfigurationRun } from './conversation.ts'
+import { reconstruction } from './reconstruction.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { TARGETS, compactionMetrics, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
 
@@ -40,7 +41,12 @@ for (const configuration of CONFIGURATIONS) {
 
 const results: Record<string, number> = {}
 for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary))
-const problems = runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`))
+const problems = [
+  ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
+  ...reconstruction.mismatches,
+]
+results.cache_reconstructed_requests = reconstruction.checked
+results.cache_reconstruction_mismatches = reconstruction.mismatches.length
 results.cache_requests = runs[0]?.summary.requests ?? 0
 results.cache_protocol_problems = problems.length
 
@@ -78,7 +84,7 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart]))
   }
   console.log()
-  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without']) {
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches']) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }
   for (const target of TARGETS) {
