@@ -50,10 +50,14 @@ export async function run(): Promise<Record<string, number>> {
     const plain = await service(tools)
     const ordered = await service(tools, [...listed.slice(0, n / 4), TOOL_ORDER_REST, ...listed.slice(n / 4)])
     const cold = await service(tools, undefined, true)
+    // 15 prefix groups (tool_1* … tool_f*, leading digits every size of N fills) around the rest entry, arranged anew on every call
+    const groups = [...'123456789abcdef'].map((c) => `tool_${c}*`)
+    const grouped = await service(tools, [...groups.slice(0, 8), TOOL_ORDER_REST, ...groups.slice(8)], true)
     fns[`sort_${n}`] = () => [...names].sort(compareCodeUnits)
     fns[`unlisted_${n}`] = () => plain.assemble()
     fns[`listed_${n}`] = () => ordered.assemble()
     fns[`cold_${n}`] = () => cold.assemble()
+    fns[`cold_grouped_${n}`] = () => grouped.assemble()
   }
   const m = await sideBySide(fns, 150, 20)
   return {
@@ -65,6 +69,8 @@ export async function run(): Promise<Record<string, number>> {
     cold_assemble_vs_sort_n1000: round(m.cold_1000 / m.sort_1000),
     cold_growth_10000_over_1000: round(m.cold_10000 / m.cold_1000),
     listed_half_over_unlisted_n1000: round(m.listed_1000 / m.unlisted_1000),
+    cold_groups_over_cold_n1000: round(m.cold_grouped_1000 / m.cold_1000),
+    cold_groups_growth_10000_over_1000: round(m.cold_grouped_10000 / m.cold_grouped_1000),
   }
 }
 

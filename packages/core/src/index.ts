@@ -1,6 +1,7 @@
 export type { ChatMessage, ToolCall, ToolHistorySnapshot, ToolHistoryUpdate, ToolSchema, ToolUpdateMessage, Usage } from './types.ts'
 export { deepFreeze, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
 export { compareCodeUnits } from './compare.ts'
+export { canonicalJson } from './canonical-json.ts'
 export { rawService } from './raw-service.ts'
 export { describeValue, listNames, messageOf, quote } from './text.ts'
 export { declaredKeys, forwardConfig, schemaAlternatives, type SchemaLike } from './config-keys.ts'

@@ -50,6 +50,10 @@ describe('wrong config values are refused with the key named', () => {
     ['idleTimeoutMs zero', { models: ['m'], idleTimeoutMs: 0 }, /idleTimeoutMs/],
     ['idleTimeoutMs a string', { models: ['m'], idleTimeoutMs: '5s' }, /idleTimeoutMs/],
     ['headers with a credential', { models: ['m'], headers: { Authorization: 'Bearer x' } }, /headers must not carry credentials \("Authorization"\)/],
+    ['toolUpdate unknown', { models: [{ id: 'a', toolUpdate: 'sometimes' }] }, /models/],
+    ['toolUpdateBeta with a line break', { models: ['m'], toolUpdateBeta: 'a\nb' }, /toolUpdateBeta must be a header value of visible ASCII characters, got "a\\nb"/],
+    ['toolUpdateBetaHeader with a space', { models: ['m'], toolUpdateBetaHeader: 'tool changes' }, /toolUpdateBetaHeader must be an HTTP header name .*got "tool changes"/],
+    ['toolUpdateBetaHeader not a string', { models: ['m'], toolUpdateBetaHeader: 3 }, /toolUpdateBetaHeader/],
     ['header value not a string', { models: ['m'], headers: { 'x-a': 1 } }, /headers/],
   ]
   for (const [name, config, message] of cases) {
@@ -73,6 +77,21 @@ describe('wrong config values are refused with the key named', () => {
     expect(createOpenAIAdapter({ models: ['m'] }).models).toEqual(['m'])
     expect(() => createOpenAIAdapter({ models: [{ id: 'a', contextWindow: 1.5 }] }))
       .toThrow('model "a" has contextWindow 1.5; it must be a whole number of tokens >= 1')
+  })
+
+  it('refuses an unknown toolUpdate without Cordis, listing the valid modes', () => {
+    expect(() => createOpenAIAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
+      .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
+  })
+
+  it('declares addition-only for deepseek-flash and no mode (none) for other entries unless configured', async () => {
+    const { ctx } = await load({ models: ['deepseek-flash', 'gpt-4o', { id: 'local', toolUpdate: 'in-history' }, { id: 'deepseek-flash-x' }] })
+    expect(ctx.llm.toolUpdateMode('deepseek-flash')).toBe('addition-only')
+    expect(ctx.llm.toolUpdateMode('gpt-4o')).toBe('none')
+    expect(ctx.llm.toolUpdateMode('local')).toBe('in-history')
+    expect(ctx.llm.toolUpdateMode('deepseek-flash-x')).toBe('none')
+    const configured = createOpenAIAdapter({ models: [{ id: 'deepseek-flash', toolUpdate: 'none' }] }).toolUpdate as (model: string) => string
+    expect(configured('deepseek-flash')).toBe('none')
   })
 
   it('declares each model\'s context window, 128000 tokens by default', async () => {

@@ -98,8 +98,9 @@ export function prepareTool(input: unknown, ajv: Ajv): ToolEntry {
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${describeValue(name)} timeoutMs`, 'INVALID_TOOL')
 
   const parameters = checkParameters(name, definition.parameters)
-  // snapshotSchema marks its deep-frozen copy as already snapshotted, so every assembly reuses this object.
-  const schema = snapshotSchema({ name, description, parameters }, `tool ${describeValue(name)}`)
+  // In the author's key order: the system prompt's schemaKeyOrder decides the model-facing order, and
+  // makes its canonical copy once per this object (snapshots are cached by identity).
+  const schema = snapshotSchema({ name, description, parameters }, `tool ${describeValue(name)}`, 'registered')
   let check: ToolEntry['check']
   try {
     check = compileArguments(ajv, schema.parameters)
