@@ -1,11 +1,13 @@
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
-import type { AgentLoop } from 'dsh-agent-loop'
+import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
-import { toRequestError } from './errors.ts'
+import { AcpDemoError, toRequestError } from './errors.ts'
+import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
+import { replayUpdates } from './replay.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 
@@ -13,6 +15,8 @@ export interface AcpAgentOptions {
   loop: AgentLoop
   info: Implementation
   logger: Logger
+  /** The ids of the stored sessions, for `session/load`; without it, loading is not offered. */
+  storedSessions?: () => Promise<string[]>
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
@@ -26,20 +30,27 @@ export interface AcpServing {
 }
 
 /**
- * What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities, and
- * the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the deprecated SSE).
+ * What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities,
+ * `loadSession`, and the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the
+ * deprecated SSE).
  */
-export function initializeResponse(info: Implementation): InitializeResponse {
+export function initializeResponse(info: Implementation, loadSession = false): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentInfo: info,
     agentCapabilities: {
-      loadSession: false,
+      loadSession,
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
       mcpCapabilities: { http: true, sse: false },
     },
     authMethods: [],
   }
+}
+
+// `clientCapabilities.session.notices: {}` says the client can present `notice` session updates
+function clientPresentsNotices(capabilities: unknown): boolean {
+  const session = (capabilities as { session?: { notices?: unknown } } | undefined)?.session
+  return session?.notices !== undefined && session.notices !== null
 }
 
 // the SDK turns any other thrown value into "Internal error"; ours keep their message
@@ -62,10 +73,14 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const ready = options.ready ?? (() => Promise.resolve())
   const servers = new SessionMcpServers({ ...options.mcp, logger })
   const sessions = new AcpSessions(loop, servers)
+  let notices: { locale: NoticeLocale } | undefined
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
   const app = agent({ name: info.name })
-    .onRequest(methods.agent.initialize, () => initializeResponse(info))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
+      return initializeResponse(info, options.storedSessions !== undefined)
+    })
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       // checked before the agent exists, so a refused entry leaves no session behind
       const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
@@ -79,6 +94,18 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, (error as Error)?.message ?? error)))
       return { sessionId: created.id }
     }))
+    .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
+      if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', 'session/load is not offered by this agent (loadSession: false)', { sessionId: params.sessionId })
+      const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
+      const target = await sessions.load(params.sessionId, await options.storedSessions())
+      servers.open(target.id, specs)
+      // the whole conversation goes out before the response, as ACP asks; the next header says `resume`
+      for (const update of replayUpdates(target.session.events())) {
+        await client.notify(methods.client.session.update, { sessionId: target.id, update })
+      }
+      logger.debug('session %s: loaded with %d turn(s)', target.id, target.session.events().filter((event) => event.type === 'turn/start').length)
+      return {}
+    }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
@@ -89,7 +116,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
-      return sessions.track(runPromptTurn(target, text, { signal, logger, send }))
+      return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send }))
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)
@@ -97,7 +124,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 
-  const connection = app.connect(stream)
+  const connection = app.connect(gateMessages(stream))
   const closed = connection.closed
     .catch((error) => logger.warn('connection closed with an error: %s', (error as Error)?.message ?? error))
     .then(() => sessions.closeAll())

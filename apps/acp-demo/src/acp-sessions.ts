@@ -10,6 +10,20 @@ export class AcpSessions {
 
   constructor(private readonly loop: AgentLoop, private readonly servers: SessionMcpServers) {}
 
+  /**
+   * Reopens the stored session `sessionId` as this connection's agent of that id (`session/load`); fails
+   * with UNKNOWN_SESSION when `stored` does not list it, and when this connection has it open already.
+   */
+  async load(sessionId: string, stored: readonly string[]): Promise<Agent> {
+    if (this.agents.has(sessionId) || !stored.includes(sessionId)) {
+      const why = this.agents.has(sessionId) ? 'is already open on this connection' : 'is not stored'
+      throw new AcpDemoError('UNKNOWN_SESSION', `cannot load session "${sessionId}": it ${why}`, { sessionId })
+    }
+    const agent = await this.loop.createAgent({ id: sessionId })
+    this.agents.set(agent.id, agent)
+    return agent
+  }
+
   /** Creates one DSH agent with its own new session. */
   async open(): Promise<Agent> {
     const agent = await this.loop.createAgent()

@@ -3,17 +3,25 @@ import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { ndJsonStream } from '@agentclientprotocol/sdk'
 import { BootError, runMain, startApp } from 'dsh-app-boot'
-import type {} from './service.ts'
+import { VERSION } from './service.ts'
 import { guardStdout } from './stdout-guard.ts'
 
 const USAGE = 'usage: dsh-acp-demo [config.yml]\n'
+  + '       dsh-acp-demo --help | --version\n'
   + '  Serves the Agent Client Protocol on stdin/stdout (newline-delimited JSON-RPC); logs go to stderr.\n'
-  + '  config.yml defaults to the cordis.yml shipped with the app. DSH_LOG_LEVEL=silent|error|warn|info|debug.\n'
+  + '  config.yml     the app file; default: the cordis.yml shipped with the app\n'
+  + '  -h, --help     print this text (on stderr) and exit\n'
+  + '  -V, --version  print the version (on stdout) and exit\n'
+  + '  DSH_LOG_LEVEL=silent|error|warn|info|debug (default info)\n'
 
 guardStdout()
 const args = process.argv.slice(2)
 if (args.includes('--help') || args.includes('-h')) {
   process.stderr.write(USAGE)
+  process.exit(0)
+}
+if (args.includes('--version') || args.includes('-V')) {
+  process.stdout.write(`dsh-acp-demo ${VERSION}\n`)
   process.exit(0)
 }
 

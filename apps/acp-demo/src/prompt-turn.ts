@@ -1,6 +1,6 @@
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
-import { AgentLoopError, type Agent, type AgentUpdate, type TurnResult } from 'dsh-agent-loop'
+import { AgentLoopError, type Agent, type AgentUpdate, type NoticeLocale, type TurnResult } from 'dsh-agent-loop'
 import { AcpDemoError } from './errors.ts'
 import { stopReasonOf, toSessionUpdate } from './updates.ts'
 
@@ -9,6 +9,8 @@ export interface TurnOptions {
   /** Sends one `session/update` notification for this session. */
   send: (update: SessionUpdate) => Promise<void>
   logger: Logger
+  /** Set when the client can present `notice` updates: tool-list changes are sent as notices in this locale. */
+  notices?: { locale: NoticeLocale }
 }
 
 /**
@@ -21,7 +23,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   let sending = Promise.resolve()
   let sendFailed = false
   const onUpdate = (update: AgentUpdate) => {
-    const mapped = toSessionUpdate(update)
+    const mapped = toSessionUpdate(update, options.notices)
     if (!mapped) return
     sending = sending.then(() => send(mapped)).catch((error) => {
       // the client went away mid-turn; the turn still ends balanced in the session log

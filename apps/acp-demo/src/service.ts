@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Context, Service } from 'cordis'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
+import type {} from 'dsh-session'
 import type {} from 'dsh-app-boot'
 import type { ExecutableTool } from 'dsh-tools'
 import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
@@ -14,7 +15,8 @@ declare module 'cordis' {
   }
 }
 
-const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+/** The package version: `agentInfo.version` and `--version`. */
+export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
 /** The running app: its parsed config, and `serve()` to speak ACP on a stream with the spine's agents. */
 export class AcpDemo extends Service {
@@ -55,7 +57,10 @@ export class AcpDemo extends Service {
       startupTimeoutMs: this.config.mcpStartupTimeoutMs,
       callTimeoutMs: this.config.mcpCallTimeoutMs,
     }
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp })
+    // the spine's session store (JSONL or external) lists what `session/load` may reopen
+    const store = this.ctx.get('sessions', false)
+    const storedSessions = store ? () => store.list() : undefined
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving

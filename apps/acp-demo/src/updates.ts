@@ -1,14 +1,18 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
-import type { AgentUpdate } from 'dsh-agent-loop'
+import { toolChangeNotice, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
 import type { TurnEndReason } from 'dsh-session'
 
 /**
  * The `session/update` an editor sees for one live update of a DSH turn, or `undefined` for updates ACP
- * has no place for (usage without a context size, tool-list changes, the turn end that the prompt
- * response itself reports).
+ * has no place for (usage without a context size, the turn end that the prompt response itself reports).
+ * A tool-list change becomes a `notice` when `notices` is given (the client advertised `session.notices`).
  */
-export function toSessionUpdate(update: AgentUpdate): SessionUpdate | undefined {
+export function toSessionUpdate(update: AgentUpdate, notices?: { locale: NoticeLocale }): SessionUpdate | undefined {
   switch (update.type) {
+    case 'tools-changed':
+      // ACP lets an agent send notices only to clients that advertised `session.notices`
+      if (!notices) return undefined
+      return { sessionUpdate: 'notice', severity: 'info', title: toolChangeNotice(update, notices.locale) } as SessionUpdate
     case 'text':
       return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: update.delta } }
     case 'tool-call':

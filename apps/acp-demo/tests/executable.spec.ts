@@ -28,7 +28,7 @@ describe('dsh-acp-demo over stdio', () => {
     const response = await agent.connection.agent.request(methods.agent.initialize, { protocolVersion: 1 })
     expect(response.protocolVersion).toBe(1)
     expect(response.agentInfo).toEqual({ name: 'dsh-acp-demo', title: 'Demo Agent', version: '0.1.0' })
-    expect(response.agentCapabilities?.loadSession).toBe(false)
+    expect(response.agentCapabilities?.loadSession).toBe(true)
     expect(response.agentCapabilities?.promptCapabilities).toEqual({ image: false, audio: false, embeddedContext: false })
   })
 

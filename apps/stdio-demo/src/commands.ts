@@ -1,15 +1,17 @@
 import type { ToolSchema } from 'dsh-core'
-import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
 import type { StdioDemo } from './plugin.ts'
 
 /** What a command line asks for: text to print, or the end of the session. */
 export type CommandResult = { text: string } | { exit: true }
 
 export const HELP = [
-  '/tools   the tools of the next request, in the order the model sees them',
-  '/prompt  the system prompt of the next request',
-  '/compact replace the conversation so far with a summary (keeps the cached prefix)',
-  '/exit    leave (Ctrl-D works too)',
+  '/tools              the tools of the next request, in the order the model sees them',
+  '/prompt             the system prompt of the next request',
+  '/compact            replace the conversation so far with a summary (keeps the cached prefix)',
+  '/call NAME {json}   (offline scripted model) ask the model to call tool NAME with these arguments',
+  '/help               this list',
+  '/exit               leave (Ctrl-D works too)',
   'Anything else is sent to the model.',
 ].join('\n')
 
@@ -42,14 +44,12 @@ export function formatToolList(tools: readonly ToolSchema[]): string {
   return [head, ...tools.map((tool, index) => `${index + 1}. ${tool.name} — ${oneLine(tool.description, 100)}`)].join('\n')
 }
 
-/** The line shown for a tool call or a tool result, or undefined for other updates. */
-export function formatActivity(update: AgentUpdate): string | undefined {
+/** The line shown for a tool call, a tool result or a tool-list change, or undefined for other updates. */
+export function formatActivity(update: AgentUpdate, locale: NoticeLocale = noticeLocale()): string | undefined {
   if (update.type === 'tool-call') return `→ ${update.name} ${JSON.stringify(update.arguments)}`
   if (update.type === 'tool-result') return `← ${update.isError ? '(error) ' : ''}${oneLine(update.output, 200)}`
-  if (update.type === 'tools-changed') {
-    const parts = [...update.added.map((name) => `+${name}`), ...update.removed.map((name) => `-${name}`)]
-    return `(tools changed: ${parts.join(' ')})`
-  }
+  // the context notice of the developer message the loop logged: the model is told at this step
+  if (update.type === 'tools-changed') return `(${toolChangeNotice(update, locale)})`
   return undefined
 }
 

@@ -1,35 +1,54 @@
 import { fileURLToPath } from 'node:url'
 import { BootError, runMain, startApp } from 'dsh-app-boot'
-import { servePiped, type Streams } from './piped.ts'
+import { openAgent } from './open-agent.ts'
+import { flushOut, watchClosed } from './output.ts'
+import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
+import { formatSessions } from './sessions.ts'
 import { showStartup } from './startup.ts'
+import { parseInvocation } from './usage.ts'
 import type {} from './plugin.ts'
 
-const USAGE = 'usage: dsh-stdio-demo [app.yml]   (default: the cordis.yml shipped with the app)\n'
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 
 runMain(async (stopWith) => {
-  const args = process.argv.slice(2)
-  if (args[0] === '-h' || args[0] === '--help') return void process.stdout.write(USAGE)
-  if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one app file, got ${args.length} arguments\n${USAGE}`)
-  const file = args[0] ?? DEFAULT_FILE
+  const invocation = parseInvocation(process.argv.slice(2))
+  if ('print' in invocation) return void process.stdout.write(invocation.print)
+  if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error.trimEnd())
+  const file = invocation.file ?? DEFAULT_FILE
 
   // the first turn is served only once the app is ready (every entry started, or the startup timeout passed)
   const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
   stopWith(app) // a signal while it starts stops it at once
   const demo = await app.whenProvided('stdioDemo')
-  if (process.stdin.isTTY && demo) await showStartup(process.stdout, demo.config.welcome, app)
-  await app.ready
+  if (process.stdin.isTTY && demo && !invocation.list) await showStartup(process.stdout, demo.config.welcome, app)
+  const booted = await app.ready
   if (!demo) {
     await app.dispose()
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
-  const agent = await demo.createAgent()
+  if (invocation.list) {
+    const listed = await demo.storedSessions().finally(() => app.dispose())
+    process.stdout.write(formatSessions(listed, demo.config.persistenceRoot ?? 'the session folder'))
+    await flushOut(process.stdout)
+    return
+  }
+  const agent = await openAgent(demo, booted, file, invocation.session)
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
-  const serve = process.stdin.isTTY ? serveRepl : servePiped
-  serve(streams, demo, agent)
-    .then(() => app.dispose())
-    .then(() => process.exit(0), (error) => {
+  // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
+  const outputClosed = new AbortController()
+  watchClosed(process.stdout, () => outputClosed.abort(), (error) => outputClosed.abort(error))
+  const served = process.stdin.isTTY
+    ? serveRepl(streams, demo, agent).then(() => undefined)
+    : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
+  served
+    .then(async (failed) => {
+      await app.dispose()
+      await flushOut(process.stdout)
+      if (failed) process.stderr.write(`${failed}\n`)
+      process.exit(failed ? 1 : 0)
+    })
+    .catch((error) => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
       process.exit(1)
     })

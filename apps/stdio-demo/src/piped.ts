@@ -2,42 +2,80 @@ import { messageOf } from 'dsh-core'
 import { createInterface } from 'node:readline'
 import type { Agent } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
+import { writeOut, type Output } from './output.ts'
 import type { StdioDemo } from './plugin.ts'
 
 export interface Streams {
   input: NodeJS.ReadableStream
-  output: NodeJS.WritableStream
+  output: Output
   errors: NodeJS.WritableStream
+}
+
+/** How a piped run went: the bin exits non-zero when a turn failed. */
+export interface PipedSummary {
+  turns: number
+  /** Turns that ended with reason `error` or `step_limit` (their messages went to stderr). */
+  failed: number
 }
 
 /**
  * One prompt per input line, answered on `output` with its final text and a newline. Nothing else goes
- * to `output`: tool activity and failures go to `errors`, so the output can be piped on. Resolves at EOF.
+ * to `output`: tool activity and failures go to `errors`, so the output can be piped on. Resolves at EOF,
+ * at `/exit`, or when `stop` aborts (the reader of `output` went away): a running turn is cancelled then.
  */
-export async function servePiped({ input, output, errors }: Streams, demo: StdioDemo, agent: Agent): Promise<void> {
+export async function servePiped(
+  { input, output, errors }: Streams,
+  demo: StdioDemo,
+  agent: Agent,
+  stop?: AbortSignal,
+): Promise<PipedSummary> {
+  const summary: PipedSummary = { turns: 0, failed: 0 }
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false })
-  for await (const line of lines) {
-    if (line.trim() === '') continue
-    let command
-    try {
-      command = await runCommand(line, demo, agent)
-    } catch (error) {
-      errors.write(`error: ${messageOf(error)}\n`)
-      continue
-    }
-    if (command && 'exit' in command) break
-    if (command) {
-      output.write(`${command.text}\n`)
-      continue
-    }
-    const result = await agent.prompt(line, {
-      onUpdate: (update) => {
-        const shown = formatActivity(update)
-        if (shown) errors.write(`${shown}\n`)
-      },
-    })
-    if (result.reason === 'done') output.write(`${result.text}\n`)
-    else errors.write(`error: ${result.error}\n`)
+  const onStop = () => {
+    lines.close()
+    agent.cancel()
   }
-  lines.close()
+  stop?.addEventListener('abort', onStop, { once: true })
+  try {
+    for await (const line of lines) {
+      if (stop?.aborted) break
+      if (line.trim() === '') continue
+      let command
+      try {
+        command = await runCommand(line, demo, agent)
+      } catch (error) {
+        errors.write(`error: ${messageOf(error)}\n`)
+        continue
+      }
+      if (command && 'exit' in command) break
+      if (command) {
+        await writeOut(output, `${command.text}\n`)
+        continue
+      }
+      const result = await agent.prompt(line, {
+        onUpdate: (update) => {
+          const shown = formatActivity(update)
+          if (shown) errors.write(`${shown}\n`)
+        },
+      })
+      if (stop?.aborted) break
+      summary.turns++
+      if (result.reason === 'done') {
+        await writeOut(output, `${result.text}\n`)
+      } else {
+        summary.failed++
+        errors.write(`error: ${result.error}\n`)
+      }
+    }
+  } finally {
+    stop?.removeEventListener('abort', onStop)
+    lines.close()
+  }
+  return summary
+}
+
+/** The stderr line of a piped run with failed turns, e.g. `2 of 3 turns failed`. */
+export function failureSummary(summary: PipedSummary): string | undefined {
+  if (!summary.failed) return undefined
+  return `${summary.failed} of ${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'} failed`
 }

@@ -3,7 +3,9 @@ import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import type { Agent } from 'dsh-agent-loop'
+import type {} from 'dsh-session'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
+import { summarizeSessions, type SessionSummary } from './sessions.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -34,15 +36,20 @@ export function spineConfig(config: StdioDemoConfig): SpineConfig {
  * an agent, and the two inspection commands. It never touches process streams.
  */
 export class StdioDemo extends Service {
-  static inject = ['agentLoop', 'systemPrompt']
+  static inject = ['agentLoop', 'systemPrompt', 'sessions']
 
   constructor(ctx: Context, public readonly config: StdioDemoConfig) {
     super(ctx, 'stdioDemo')
   }
 
-  /** A new agent with its own session on the configured model. */
-  createAgent(): Promise<Agent> {
-    return this.ctx.agentLoop.createAgent()
+  /** An agent on the configured model: with a new session, or resuming the stored session `sessionId`. */
+  createAgent(sessionId?: string): Promise<Agent> {
+    return this.ctx.agentLoop.createAgent(sessionId === undefined ? {} : { sessionId })
+  }
+
+  /** The stored sessions, most recent first (`--sessions`, `--continue`). */
+  storedSessions(): Promise<SessionSummary[]> {
+    return summarizeSessions(this.ctx.sessions)
   }
 
   /** The tools as the agent's next request would declare them, in canonical order. */

@@ -7,7 +7,7 @@ import type { StdioDemo } from './plugin.ts'
 
 /**
  * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, Ctrl-C
- * cancels a running turn (and leaves when idle), `/exit` or Ctrl-D leaves. Resolves when the user leaves.
+ * cancels a running turn, clears a half-typed line, and leaves on an empty one; `/exit` or Ctrl-D leaves. Resolves when the user leaves.
  */
 export async function serveRepl({ input, output }: Streams, demo: StdioDemo, agent: Agent): Promise<void> {
   const rl = createInterface({ input, output, terminal: true, prompt: '> ' })
@@ -16,7 +16,15 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
   rl.on('close', () => (open = false))
   rl.on('SIGINT', () => {
     if (agent.status === 'running') agent.cancel()
-    else rl.close()
+    // like a shell: Ctrl-C drops a half-typed line; on an empty line it leaves
+    else if (rl.line.length > 0) {
+      // set directly: readline's line-editing keys are ignored on a dumb terminal
+      const editable = rl as unknown as { line: string; cursor: number }
+      editable.line = ''
+      editable.cursor = 0
+      output.write('^C\n')
+      rl.prompt()
+    } else rl.close()
   })
 
   // the welcome was shown while the app started (see startup.ts)

@@ -77,9 +77,10 @@ describe('piped stdin', () => {
     expect(app.stderr).toBe(failure.repeat(2))
     await new Promise((resolve) => setTimeout(resolve, 1600))
     app.send('again')
-    const { code, stdout } = await app.finish()
-    expect(code).toBe(0)
+    const { code, stdout, stderr } = await app.finish()
+    expect(code).toBe(1)
     expect(stdout).toBe('echo: again\n')
+    expect(stderr).toBe(`${failure.repeat(2)}1 of 2 turns failed\n`)
 
     const events = await sessionEvents(sessions)
     const firstTurn = events.slice(0, events.findIndex((event) => event.type === 'turn/end') + 1)

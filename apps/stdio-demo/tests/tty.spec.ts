@@ -106,4 +106,36 @@ describe.skipIf(!hasScript)('the REPL on a terminal', () => {
     child.stdin.write('/exit\r')
     expect(await exited).toBe(0)
   })
+
+  it('clears a half-typed line on Ctrl-C, and leaves on Ctrl-C on an empty line', { timeout: 20_000 }, async () => {
+    const { file } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, welcome: Hi there. } }\n')
+    const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" "${file}"`, '/dev/null'], {
+      env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'dumb' },
+    })
+    let screen = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { screen += chunk })
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    onTestFinished(() => { child.kill() })
+    const until = async (text: string) => {
+      const deadline = Date.now() + 8000
+      while (!screen.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} on the terminal; it shows:\n${screen}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    await until('> ')
+    child.stdin.write('half typed')
+    await until('half typed')
+    child.stdin.write('\x03')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    child.stdin.write('hello\r')
+    await until('echo: ')
+    const answer = screen.indexOf('echo: ')
+    const deadline = Date.now() + 8000
+    while (!screen.includes('> ', answer) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen.slice(answer)).toMatch(/^echo: hello\r?\n/)
+    expect(screen).not.toContain('echo: half typed')
+    child.stdin.write('\x03')
+    expect(await exited).toBe(0)
+  })
 })

@@ -176,7 +176,7 @@ export class Agent {
           break
         }
         const assembly = await this.systemPrompt.assemble({ model: this.model, cwd: this.settings.cwd, agentId: this.id })
-        const header: RequestHeader = { model: this.model, system: renderPrompt(assembly), tools: assembly.tools }
+        const header = this.assembledHeader(renderPrompt(assembly), assembly.tools)
         this.llm.resolve(this.model)
         // A cancel that landed during assembly opens no step: nothing would be sent for it.
         if (signal.aborted) throw new Cancelled()
@@ -290,19 +290,28 @@ export class Agent {
     return false
   }
 
+  /**
+   * The header of this step. The deferred-tool set comes from the live registry and decides
+   * `defer_loading` on the wire, so it is part of the header (in tool order, present only when non-empty):
+   * a change of it logs a new header, and the log alone rebuilds the dispatched request.
+   */
+  private assembledHeader(system: string, tools: RequestHeader['tools']): RequestHeader {
+    const registered = this.tools.deferredNames()
+    const deferred = registered.length ? tools.map((tool) => tool.name).filter((name) => registered.includes(name)) : []
+    return { model: this.model, system, tools, ...(deferred.length ? { deferredTools: deferred } : {}) }
+  }
+
   /** The request the loop would dispatch now: the logged header and the logged history; none before a header. */
   private nextRequest(): Omit<GenerateOptions, 'signal'> | undefined {
     const logged = this.session.requestHeader()?.data.header
     if (!logged) return undefined
-    const registered = this.tools.deferredNames()
-    const deferred = registered.length ? logged.tools.map((tool) => tool.name).filter((name) => registered.includes(name)) : []
     return {
       model: logged.model,
       system: logged.system,
       tools: logged.tools,
       messages: this.session.messages(),
       toolHistory: this.session.toolHistory(),
-      ...(deferred.length ? { deferredTools: deferred } : {}),
+      ...(logged.deferredTools?.length ? { deferredTools: logged.deferredTools } : {}),
     }
   }
 

@@ -1,6 +1,6 @@
 import type { RequestHeader } from 'dsh-session'
 
-/** Two headers are the same when their bytes are: model, rendered system prompt and tools in order. */
+/** Two headers are the same when their bytes are: model, rendered system prompt, tools in order, deferred names. */
 export function sameHeader(a: RequestHeader | undefined, b: RequestHeader): boolean {
   return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
 }
@@ -18,7 +18,7 @@ export class HeaderMemo {
     if (!logged) return false
     const last = this.last
     if (last && last.logged === logged && last.assembled.model === next.model && last.assembled.system === next.system
-      && sameItems(last.assembled.tools, next.tools)) {
+      && sameItems(last.assembled.tools, next.tools) && sameItems(last.assembled.deferredTools ?? [], next.deferredTools ?? [])) {
       return true
     }
     const same = sameHeader(logged, next)

@@ -27,5 +27,9 @@ export function rebuildLastRequest(events: readonly SessionEvent[]): RequestShap
   for (const event of events.slice(0, cut)) replay.append(event.type, event.data as never)
   const header = replay.requestHeader()?.data.header
   if (!header) return undefined
-  return { model: header.model, system: header.system, tools: [...header.tools], messages: [...replay.messages()] }
+  return {
+    model: header.model, system: header.system, tools: [...header.tools],
+    ...header.deferredTools && { deferredTools: [...header.deferredTools] },
+    messages: [...replay.messages()],
+  }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path'
-import yaml from 'js-yaml'
+import { YAMLError, parse } from 'yaml'
 import { BootError, describeValue } from './errors.ts'
 import { resolveConfigPaths, resolvePluginName } from './relative-paths.ts'
 
@@ -16,6 +16,23 @@ export interface AppEntry {
 }
 
 const ENTRY_KEYS = ['id', 'name', 'config', 'disabled']
+
+/** How many alias expansions one app file may make; the YAML library's default. */
+export const MAX_ALIASES = 100
+
+function describeYamlError(error: unknown): string {
+  if (error instanceof YAMLError) {
+    const at = error.linePos?.[0]
+    const where = at ? ` at line ${at.line}, column ${at.col}` : ''
+    const reason = error.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '')
+    return `YAML syntax error${where}: ${reason}`
+  }
+  // the library throws a plain ReferenceError when aliases expand past maxAliasCount
+  if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+    return `YAML aliases expand to more than ${MAX_ALIASES} nodes; refusing the file (${error.message})`
+  }
+  throw error
+}
 
 /** The file as error messages show it: relative to the working directory when it lies below it. */
 export function displayPath(file: string): string {
@@ -45,14 +62,14 @@ export function parseAppFile(text: string, file: string): AppEntry[] {
   const shown = displayPath(file)
   let document: unknown
   try {
-    document = yaml.load(text, { filename: shown })
+    // an app file needs few aliases; a bound stops an alias bomb before it expands (448 bytes, 741 MB)
+    document = parse(text, { maxAliasCount: MAX_ALIASES })
   } catch (error) {
-    if (!(error instanceof yaml.YAMLException)) throw error
-    const { line, column } = error.mark
-    throw new BootError('YAML_SYNTAX', `${shown}: YAML syntax error at line ${line + 1}, column ${column + 1}: ${error.reason}`)
+    throw new BootError('YAML_SYNTAX', `${shown}: ${describeYamlError(error)}`)
   }
   if (!Array.isArray(document)) {
-    const got = document === undefined ? 'an empty file' : describeValue(document)
+    const empty = document == null && !/[^\s]/.test(text.replace(/#.*$/gm, ''))
+    const got = empty ? 'an empty file' : describeValue(document)
     throw new BootError('NOT_A_LIST', `${shown}: expected a list of entries { id, name, config?, disabled? } at the top level, got ${got}`)
   }
 

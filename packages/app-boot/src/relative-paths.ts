@@ -16,9 +16,8 @@ export function resolveConfigPaths<T>(value: T, baseDir: string): T {
   }
   if (Array.isArray(value)) return value.map((item) => resolveConfigPaths(item, baseDir)) as T
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const result: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) result[key] = resolveConfigPaths(item, baseDir)
-    return result as T
+    // fromEntries defines own properties: a "__proto__" key stays data and cannot swap the prototype
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveConfigPaths(item, baseDir)])) as T
   }
   return value
 }

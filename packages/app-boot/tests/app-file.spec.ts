@@ -68,8 +68,8 @@ describe('loadAppFile', () => {
   })
 
   const bad: [string, string, string, string[]][] = [
-    ['a YAML syntax error', '- id: a\n  name: [unclosed\n', 'YAML_SYNTAX', ['YAML syntax error at line 3, column 1', 'flow collection']],
-    ['a bad indentation', '- id: a\n   name: x\n  config: {}\n', 'YAML_SYNTAX', ['YAML syntax error at line 2, column 8']],
+    ['a YAML syntax error', '- id: a\n  name: [unclosed\n', 'YAML_SYNTAX', ['YAML syntax error at line 3, column 1', 'Flow sequence']],
+    ['a bad indentation', '- id: a\n   name: x\n  config: {}\n', 'YAML_SYNTAX', ['YAML syntax error at line 1, column 7', 'Nested mappings']],
     ['a mapping at the top level', 'id: a\nname: b\n', 'NOT_A_LIST', ['expected a list of entries', '{"id":"a","name":"b"} (a mapping)']],
     ['a scalar at the top level', 'hello\n', 'NOT_A_LIST', ['expected a list of entries', '"hello" (a string)']],
     ['an empty file', '', 'NOT_A_LIST', ['got an empty file']],
@@ -93,6 +93,34 @@ describe('loadAppFile', () => {
     expect(error.message.startsWith(`${file}: `)).toBe(true)
     for (const part of parts) expect(error.message).toContain(part)
     expect(error.message).not.toContain('\n')
+  })
+
+  it('refuses an alias bomb with one line, fast and without expanding it', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]']
+    for (const [index, name] of [...'bcdefghij'].entries()) {
+      const previous = String.fromCharCode(97 + index)
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`)
+    }
+    // nine levels of nine: 9^10 strings if expanded, far past any memory
+    const { file } = await writeApp(`- id: a\n  name: x\n  config:\n${levels.map((line) => `    ${line}`).join('\n')}\n`)
+    const started = performance.now()
+    const error = await rejection(loadAppFile(file))
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(error.code).toBe('YAML_SYNTAX')
+    expect(error.message).toBe(`${file}: YAML aliases expand to more than 100 nodes; refusing the file (Excessive alias count indicates a resource exhaustion attack)`)
+  })
+
+  it('keeps a few aliases working', async () => {
+    const { file } = await writeApp('- id: a\n  name: x\n  config: { one: &v [1, 2], two: *v }\n')
+    expect((await loadAppFile(file))[0]!.config).toEqual({ one: [1, 2], two: [1, 2] })
+  })
+
+  it('keeps a "__proto__" key of a config as data: the prototype stays, the key is listed', async () => {
+    const { file } = await writeApp('- id: a\n  name: x\n  config:\n    __proto__: { polluted: true }\n    modle: m\n')
+    const [entry] = await loadAppFile(file)
+    expect(Object.getPrototypeOf(entry!.config)).toBe(Object.prototype)
+    expect(Object.keys(entry!.config)).toEqual(['__proto__', 'modle'])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
   it('rejects a missing file with APP_FILE_UNREADABLE', async () => {

@@ -126,6 +126,12 @@ describe('boot failures', () => {
     expect(error.message).toBe(`${file}: entry "app" (fixture-probe): invalid config: unknown key $.lable; valid keys: label, toolOrder, marker, disposeDelayMs`)
   })
 
+  it('refuses an entry whose config has a "__proto__" key beside a misspelled one', async () => {
+    const { error, file } = await failure('- { id: app, name: fixture-probe, config: { __proto__: { label: x }, lable: y } }\n')
+    expect(error.code).toBe('INVALID_CONFIG')
+    expect(error.message).toBe(`${file}: entry "app" (fixture-probe): invalid config: unknown key $.__proto__; valid keys: label, toolOrder, marker, disposeDelayMs`)
+  })
+
   it('refuses a misspelled key inside a list of mappings, and accepts any key of a dict', async () => {
     const { app } = await start('- { id: ok, name: fixture-lists, config: { tools: [{ name: a, meta: { anything: 1 } }] } }\n')
     expect(app.entries[0].fiber?.state).toBe(ACTIVE)

@@ -78,6 +78,10 @@ export async function run(): Promise<Record<string, number>> {
     fns[`cold_${n}`] = async () => { await plain.toggle(); return plain.prompt.assemble() }
     fns[`unlisted_${n}`] = () => plain.prompt.assemble()
     fns[`listed_${n}`] = () => ordered.prompt.assemble()
+    // 15 prefix groups (tool_1* … tool_f*, leading digits every size of N fills) around the rest entry
+    const groups = [...'123456789abcdef'].map((c) => `tool_${c}*`)
+    const grouped = await viaRuntime(tools, [...groups.slice(0, 8), TOOL_ORDER_REST, ...groups.slice(8)])
+    fns[`cold_grouped_${n}`] = async () => { await grouped.toggle(); return grouped.prompt.assemble() }
     if (n === 1000) {
       const fresh = await freshObjects(tools)
       const objects = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) }))
@@ -98,6 +102,8 @@ export async function run(): Promise<Record<string, number>> {
     growth_10000_over_1000: round(m.unlisted_10000 / m.unlisted_1000),
     listed_half_over_unlisted_n1000: round(m.listed_1000 / m.unlisted_1000),
     assemble_new_objects_over_floor_n1000: round(m.fresh_1000 / m.floor_1000),
+    cold_groups_over_cold_n1000: round(m.cold_grouped_1000 / m.cold_1000),
+    cold_groups_growth_10000_over_1000: round(m.cold_grouped_10000 / m.cold_grouped_1000),
   }
 }
 

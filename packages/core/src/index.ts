@@ -2,6 +2,7 @@ export type { ChatMessage, ToolCall, ToolHistorySnapshot, ToolHistoryUpdate, Too
 export { deepFreeze, frozenConcat, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
 export { baseOf, derive, extendList } from './frozen-list.ts'
 export { compareCodeUnits } from './compare.ts'
+export { canonicalJson } from './canonical-json.ts'
 export { rawService } from './raw-service.ts'
 export { describeValue, listNames, messageOf, quote } from './text.ts'
 export { declaredKeys, forwardConfig, schemaAlternatives, type SchemaLike } from './config-keys.ts'

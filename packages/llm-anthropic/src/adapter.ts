@@ -1,10 +1,10 @@
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import { projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
-import { lazyConnection } from 'dsh-llm/http'
+import { lazyConnection, withIdleTimeout } from 'dsh-llm/http'
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { AnthropicAdapterError } from './errors.ts'
-import { cancelled, requestFailure, streamFailure } from './failures.ts'
+import { cancelled, requestFailure, stalled, streamFailure } from './failures.ts'
 import { buildMessagesRequest } from './request.ts'
 import { MessageStreamReader } from './stream-reader.ts'
 
@@ -33,19 +33,25 @@ export function createAnthropicAdapter(input: Partial<AnthropicConfig>): LlmAdap
     if (signal?.aborted) throw cancelled(site)
     const { body, hasToolUpdates } = buildMessagesRequest(options, projectToolUpdates(options, modeOf(model)), config.maxTokens)
     const headers = hasToolUpdates && config.toolUpdateBeta ? { 'anthropic-beta': config.toolUpdateBeta } : undefined
+    // aborted by the caller's signal or by the idle timeout, whichever comes first
+    const abandon = new AbortController()
     let events: AsyncIterable<RawMessageStreamEvent>
     try {
       // The SDK's types know neither system-role tool-update blocks nor every compatible server's extras.
       events = await client.messages.create(body as unknown as MessageCreateParamsStreaming, {
-        ...signal && { signal },
+        signal: signal ? AbortSignal.any([signal, abandon.signal]) : abandon.signal,
         ...headers && { headers },
       })
     } catch (error) {
       throw requestFailure(error, site, signal)
     }
     const reader = new MessageStreamReader()
+    const onStall = () => {
+      abandon.abort()
+      return stalled(site, reader.received, config.idleTimeoutMs!)
+    }
     try {
-      for await (const event of events) yield* reader.read(event)
+      for await (const event of withIdleTimeout(events, config.idleTimeoutMs!, onStall)) yield* reader.read(event)
       // The SDK ends the iteration quietly when the signal aborts mid-stream.
       if (signal?.aborted) throw cancelled(site)
       yield* reader.finish()

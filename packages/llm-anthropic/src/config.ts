@@ -1,6 +1,15 @@
 import { quote } from 'dsh-core'
 import { TOOL_UPDATE_MODES, type ToolUpdateMode } from 'dsh-llm'
-import { checkHttpEndpoint, checkHttpTransport, httpEndpointSchema, httpTransportSchema, type HttpEndpointConfig, type HttpTransportConfig } from 'dsh-llm/http'
+import {
+  checkHttpEndpoint,
+  checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  httpEndpointSchema,
+  httpTransportSchema,
+  type HttpEndpointConfig,
+  type HttpTransportConfig,
+} from 'dsh-llm/http'
 import Schema from 'schemastery'
 import { AnthropicAdapterError } from './errors.ts'
 
@@ -71,7 +80,8 @@ export function resolveConfig(input: Partial<AnthropicConfig>): ResolvedAnthropi
     maxRetries: input.maxRetries ?? 0,
     headers: input.headers ?? {},
     toolUpdateBeta: input.toolUpdateBeta ?? DEFAULT_TOOL_UPDATE_BETA,
-    ...input.timeoutMs !== undefined && { timeoutMs: input.timeoutMs },
+    timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }
   checkHttpEndpoint(config, invalid)
   const models = resolveModels(input.models, invalid)

@@ -3,7 +3,7 @@ import { failureMapper } from 'dsh-llm/http'
 import { AnthropicAdapterError } from './errors.ts'
 
 /** Turns what the Anthropic SDK throws into `AnthropicAdapterError`s; the stream is counted in events. */
-export const { requestFailure, streamFailure, cancelled } = failureMapper({
+export const { requestFailure, streamFailure, cancelled, stalled } = failureMapper({
   AdapterError: AnthropicAdapterError,
   sdk: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
   unit: 'events',

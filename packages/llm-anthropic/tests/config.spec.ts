@@ -1,9 +1,20 @@
 import { LlmError } from 'dsh-llm'
 import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { AnthropicAdapterError, createAnthropicAdapter } from '../src/index.ts'
+import AnthropicProvider, { AnthropicAdapterError, Config, createAnthropicAdapter, resolveConfig } from '../src/index.ts'
 
-const load = (config: Record<string, unknown>) => loadWithLlm(AnthropicProvider, config)
+// plugins refuse to start without their key; these checks are about the config
+const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
+  const prior = process.env.ANTHROPIC_API_KEY
+  process.env.ANTHROPIC_API_KEY = 'sk-config-test'
+  try {
+    return await body()
+  } finally {
+    if (prior === undefined) delete process.env.ANTHROPIC_API_KEY
+    else process.env.ANTHROPIC_API_KEY = prior
+  }
+}
+const load = (config: Record<string, unknown>) => withDefaultKey(() => loadWithLlm(AnthropicProvider, config))
 const refusal = (config: Record<string, unknown>) => configRefusal(AnthropicProvider, config)
 
 describe('plugin', () => {
@@ -44,6 +55,8 @@ describe('wrong config values are refused with the key named', () => {
     ['maxTokens fractional', { models: ['m'], maxTokens: 1.5 }, /maxTokens/],
     ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
     ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
+    ['idleTimeoutMs zero', { models: ['m'], idleTimeoutMs: 0 }, /idleTimeoutMs/],
+    ['idleTimeoutMs a string', { models: ['m'], idleTimeoutMs: '5s' }, /idleTimeoutMs/],
     ['headers with a credential', { models: ['m'], headers: { 'X-Api-Key': 'k' } }, /headers must not carry credentials \("X-Api-Key"\)/],
     ['toolUpdateBeta with a newline', { models: ['m'], toolUpdateBeta: 'a\nb' }, /toolUpdateBeta must be a header value/],
     ['toolUpdateBeta not a string', { models: ['m'], toolUpdateBeta: true }, /toolUpdateBeta/],
@@ -60,6 +73,11 @@ describe('wrong config values are refused with the key named', () => {
     expect(() => createAnthropicAdapter({ models: [] })).toThrow(AnthropicAdapterError)
     expect(() => createAnthropicAdapter({ models: [{ id: 'a', contextWindow: -5 }] }))
       .toThrow('model "a" has contextWindow -5; it must be a whole number of tokens >= 1')
+  })
+
+  it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', () => {
+    expect(Config({ models: ['m'] } as never)).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
+    expect(resolveConfig({ models: ['m'] })).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
   })
 
   it('declares each model\'s context window, 200000 tokens by default', async () => {

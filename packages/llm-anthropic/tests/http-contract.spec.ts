@@ -1,6 +1,6 @@
 import { httpAdapterContract } from 'dsh-llm/testing'
 import AnthropicProvider, { AnthropicAdapterError } from '../src/index.ts'
-import { frame, messageStart, reply, sendError, sendEvents } from './emulator.ts'
+import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
 const textStart = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }
@@ -22,6 +22,7 @@ httpAdapterContract('dsh-llm-anthropic', {
     frames: frame(messageStart()) + frame(textStart) + texts.map((text) => frame(textDelta(text))).join(''),
     count: 2 + texts.length,
   }),
+  endFrames: frame({ type: 'content_block_stop', index: 0 }) + messageEnd('end_turn').map(frame).join(''),
   malformedBody: `${frame(messageStart())}event: content_block_delta\ndata: {"type":"content_block_delta","index":0,\n\n`,
   truncated: { write: (res) => sendEvents(res, [messageStart(), textStart, textDelta('half an ans')]), shown: 'without message_stop' },
   invalidToolCall: {

@@ -3,7 +3,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { OpenAIAdapterError } from './errors.ts'
 
 /** Turns what the OpenAI SDK throws into `OpenAIAdapterError`s; the stream is counted in chunks. */
-export const { requestFailure, streamFailure, cancelled } = failureMapper({
+export const { requestFailure, streamFailure, cancelled, stalled } = failureMapper({
   AdapterError: OpenAIAdapterError,
   sdk: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
   unit: 'chunks',

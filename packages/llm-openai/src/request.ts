@@ -1,29 +1,58 @@
+import type { ToolSchema } from 'dsh-core'
 import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
 import type {
   ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions'
 
+/** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
+export type WireChatTool = ChatCompletionFunctionTool & { defer_loading?: true }
+
+/** A projected tool-registry update on DeepSeek's Chat Completions route (seed 002). */
+export type WireToolUpdateBlock =
+  | { type: 'tool_addition'; tool: { name: string; description: string; parameters: object } }
+  | { type: 'tool_removal'; name: string }
+
+/** A system-role message that carries tool-update blocks instead of text. */
+export interface WireToolUpdateMessage {
+  role: 'system'
+  content: WireToolUpdateBlock[]
+}
+
+/** A Chat Completions request body as this adapter writes it; keys are written in this order. */
+export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & {
+  messages: (ChatCompletionMessageParam | WireToolUpdateMessage)[]
+  tools?: WireChatTool[]
+}
+
+/** A request body and whether it carries tool-update blocks (and so needs the beta header). */
+export interface BuiltChatRequest {
+  body: ChatRequest
+  hasToolUpdates: boolean
+}
+
 /**
- * Maps a request onto the Chat Completions wire format. Pure: the same options and projection give the
- * same body, key for key, so an unchanged history serializes to the same bytes on every request.
- * Tools keep the order they were given in.
+ * Maps a request and its tool projection onto the Chat Completions wire format. Pure: the same options
+ * and projection give the same body, key for key, and each history message maps on its own, so an
+ * unchanged history serializes to the same bytes on every request. Tools keep the order they were
+ * given in. Projected tool updates (modes other than `none`) become system-role messages of
+ * `tool_addition` / `tool_removal` blocks, and tools the projection defers get `defer_loading: true`.
  */
-export function buildChatRequest(options: GenerateOptions, projection: ToolProjection): ChatCompletionCreateParamsStreaming {
-  const messages: ChatCompletionMessageParam[] = []
+export function buildChatRequest(options: GenerateOptions, projection: ToolProjection): BuiltChatRequest {
+  const messages: ChatRequest['messages'] = []
+  let hasToolUpdates = false
   if (options.system) messages.push({ role: 'system', content: options.system })
   for (const message of projection.messages) {
     const wire = toWireMessage(message)
-    if (wire) messages.push(wire)
+    if (!wire) continue
+    if (wire.role === 'system') hasToolUpdates = true
+    messages.push(wire)
   }
-  const tools: ChatCompletionFunctionTool[] = projection.declarations.map(({ definition }) => ({
+  const tools = projection.declarations.map(({ definition, deferred }): WireChatTool => ({
     type: 'function',
-    function: {
-      name: definition.name,
-      description: definition.description,
-      parameters: definition.parameters as Record<string, unknown>,
-    },
+    function: toWireFunction(definition),
+    ...deferred && { defer_loading: true as const },
   }))
-  return {
+  const body: ChatRequest = {
     model: options.model,
     messages,
     ...tools.length > 0 && { tools },
@@ -31,9 +60,14 @@ export function buildChatRequest(options: GenerateOptions, projection: ToolProje
     stream: true,
     stream_options: { include_usage: true },
   }
+  return { body, hasToolUpdates }
 }
 
-function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | undefined {
+function toWireFunction(definition: ToolSchema) {
+  return { name: definition.name, description: definition.description, parameters: definition.parameters as Record<string, unknown> }
+}
+
+function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | WireToolUpdateMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text }
@@ -50,9 +84,12 @@ function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | 
       }
     case 'tool':
       return { role: 'tool', tool_call_id: message.id, content: message.output }
-    // Chat Completions has no way to announce a tool change in history; the `none` projection
-    // never produces notices, and the changed declarations already say everything.
-    case 'tool-update':
-      return undefined
+    case 'tool-update': {
+      const content: WireToolUpdateBlock[] = [
+        ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireFunction(definition) })),
+        ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),
+      ]
+      return content.length ? { role: 'system', content } : undefined
+    }
   }
 }

@@ -1,9 +1,20 @@
 import { LlmError } from 'dsh-llm'
 import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import OpenAIProvider, { createOpenAIAdapter, OpenAIAdapterError, type OpenAIConfig } from '../src/index.ts'
+import OpenAIProvider, { Config, createOpenAIAdapter, OpenAIAdapterError, resolveConfig, type OpenAIConfig } from '../src/index.ts'
 
-const load = (config: Record<string, unknown>) => loadWithLlm(OpenAIProvider, config)
+// plugins refuse to start without their key; these checks are about the config
+const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
+  const prior = process.env.OPENAI_API_KEY
+  process.env.OPENAI_API_KEY = 'sk-config-test'
+  try {
+    return await body()
+  } finally {
+    if (prior === undefined) delete process.env.OPENAI_API_KEY
+    else process.env.OPENAI_API_KEY = prior
+  }
+}
+const load = (config: Record<string, unknown>) => withDefaultKey(() => loadWithLlm(OpenAIProvider, config))
 const refusal = (config: Record<string, unknown>) => configRefusal(OpenAIProvider, config)
 
 describe('plugin', () => {
@@ -36,7 +47,13 @@ describe('wrong config values are refused with the key named', () => {
     ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
     ['maxRetries a string', { models: ['m'], maxRetries: 'twice' }, /maxRetries/],
     ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
+    ['idleTimeoutMs zero', { models: ['m'], idleTimeoutMs: 0 }, /idleTimeoutMs/],
+    ['idleTimeoutMs a string', { models: ['m'], idleTimeoutMs: '5s' }, /idleTimeoutMs/],
     ['headers with a credential', { models: ['m'], headers: { Authorization: 'Bearer x' } }, /headers must not carry credentials \("Authorization"\)/],
+    ['toolUpdate unknown', { models: [{ id: 'a', toolUpdate: 'sometimes' }] }, /models/],
+    ['toolUpdateBeta with a line break', { models: ['m'], toolUpdateBeta: 'a\nb' }, /toolUpdateBeta must be a header value of visible ASCII characters, got "a\\nb"/],
+    ['toolUpdateBetaHeader with a space', { models: ['m'], toolUpdateBetaHeader: 'tool changes' }, /toolUpdateBetaHeader must be an HTTP header name .*got "tool changes"/],
+    ['toolUpdateBetaHeader not a string', { models: ['m'], toolUpdateBetaHeader: 3 }, /toolUpdateBetaHeader/],
     ['header value not a string', { models: ['m'], headers: { 'x-a': 1 } }, /headers/],
   ]
   for (const [name, config, message] of cases) {
@@ -45,9 +62,14 @@ describe('wrong config values are refused with the key named', () => {
     })
   }
 
+  it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', () => {
+    expect(Config({ models: ['m'] } as never)).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
+    expect(resolveConfig({ models: ['m'] })).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
+  })
+
   it('refuses a model another adapter already serves', async () => {
     const { ctx } = await load({ models: ['shared'] })
-    await expect(ctx.plugin(OpenAIProvider, { models: ['shared'] } as OpenAIConfig)).rejects.toThrow(/model "shared" is already served/)
+    await expect(withDefaultKey(async () => ctx.plugin(OpenAIProvider, { models: ['shared'] } as OpenAIConfig))).rejects.toThrow(/model "shared" is already served/)
   })
 
   it('validates the same way when the adapter is built without Cordis', () => {
@@ -55,6 +77,21 @@ describe('wrong config values are refused with the key named', () => {
     expect(createOpenAIAdapter({ models: ['m'] }).models).toEqual(['m'])
     expect(() => createOpenAIAdapter({ models: [{ id: 'a', contextWindow: 1.5 }] }))
       .toThrow('model "a" has contextWindow 1.5; it must be a whole number of tokens >= 1')
+  })
+
+  it('refuses an unknown toolUpdate without Cordis, listing the valid modes', () => {
+    expect(() => createOpenAIAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
+      .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
+  })
+
+  it('declares addition-only for deepseek-flash and no mode (none) for other entries unless configured', async () => {
+    const { ctx } = await load({ models: ['deepseek-flash', 'gpt-4o', { id: 'local', toolUpdate: 'in-history' }, { id: 'deepseek-flash-x' }] })
+    expect(ctx.llm.toolUpdateMode('deepseek-flash')).toBe('addition-only')
+    expect(ctx.llm.toolUpdateMode('gpt-4o')).toBe('none')
+    expect(ctx.llm.toolUpdateMode('local')).toBe('in-history')
+    expect(ctx.llm.toolUpdateMode('deepseek-flash-x')).toBe('none')
+    const configured = createOpenAIAdapter({ models: [{ id: 'deepseek-flash', toolUpdate: 'none' }] }).toolUpdate as (model: string) => string
+    expect(configured('deepseek-flash')).toBe('none')
   })
 
   it('declares each model\'s context window, 128000 tokens by default', async () => {

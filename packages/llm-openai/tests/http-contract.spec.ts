@@ -14,6 +14,7 @@ httpAdapterContract('dsh-llm-openai', {
   unit: 'chunks',
   httpError: (status, message, headers) => ({ write: (res) => sendError(res, status, message, headers), shown: message }),
   textFrames: (texts) => ({ frames: texts.map((content) => data(chunk({ content }))).join(''), count: texts.length }),
+  endFrames: `${data(chunk({}, 'stop'))}data: [DONE]\n\n`,
   malformedBody: `${data(chunk({ content: 'ok' }))}data: {"choices":[{"delta":{"content":"x"}\n\n`,
   truncated: { write: (res) => sendStream(res, [chunk({ content: 'half an ans' })]), shown: 'without a finish_reason' },
   invalidToolCall: {

@@ -125,6 +125,11 @@ describe('usage normalization', () => {
       usage: { inputTokens: 345, outputTokens: 5, cacheReadTokens: 300, cacheWriteTokens: 0 },
     },
     {
+      name: 'DashScope explicit cache creation',
+      wire: { prompt_tokens: 1618, completion_tokens: 37, prompt_tokens_details: { cached_tokens: 0, cache_creation_input_tokens: 1500, cache_type: 'ephemeral' } },
+      usage: { inputTokens: 1618, outputTokens: 37, cacheReadTokens: 0, cacheWriteTokens: 1500 },
+    },
+    {
       name: 'no cache figures',
       wire: { prompt_tokens: 50, completion_tokens: 5 },
       usage: { inputTokens: 50, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },

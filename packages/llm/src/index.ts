@@ -8,7 +8,7 @@ export type {
 export { LlmRuntime, type LlmResponseInfo } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
 export { collect, type CollectedResponse } from './collect.ts'
-export { addUsage, emptyUsage, normalizeUsage } from './usage.ts'
+export { addUsage, emptyUsage, normalizeUsage, usageFromDashScope, usageFromGemini, type DashScopeUsage, type GeminiUsageMetadata } from './usage.ts'
 export {
   TOOL_UPDATE_MODES,
   projectToolUpdates,

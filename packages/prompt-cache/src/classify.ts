@@ -1,4 +1,4 @@
-import { changedSection, compareTools, firstByteDifference } from './diff.ts'
+import { changedSection, compareTools, firstByteDifference, type ToolChanges } from './diff.ts'
 import { isCacheDrop, resolveThresholds } from './thresholds.ts'
 import type { BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresholds, RequestFingerprint } from './types.ts'
 
@@ -6,7 +6,7 @@ import type { BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresh
  * Decides whether `current` broke the prompt cache `previous` had built, and why. A break is a fall in
  * cache-read tokens past both thresholds. The reason is the earliest change in the cached prefix —
  * model, then tools, then header flags, then the system prompt — and `allReasons` lists every change;
- * with no change at all the break is put down to the provider (`likely_ttl_or_eviction`). Pure.
+ * with no change at all the break is put down to the provider (`likely_provider_ttl_or_eviction`). Pure.
  */
 export function classifyBreak(
   previous: CacheObservation,
@@ -27,13 +27,16 @@ export function classifyBreak(
     Object.assign(details, { previousModel: a.model, model: b.model })
   }
   const tools = compareTools(a.tools, b.tools)
-  reasons.push(...tools.reasons)
+  for (const reason of tools.reasons) {
+    const logged: BreakReason = reason === 'tools_order_changed' ? reason : 'tools_schema_changed'
+    if (!reasons.includes(logged)) reasons.push(logged)
+  }
   if (tools.addedTools.length) details.addedTools = tools.addedTools
   if (tools.removedTools.length) details.removedTools = tools.removedTools
   if (tools.changedTools.length) details.changedTools = tools.changedTools
   const flags = changedFlags(a, b)
   if (flags.length) {
-    reasons.push('flags_changed')
+    reasons.push('cache_control_changed')
     details.changedFlags = flags
   }
   if (a.systemHash !== b.systemHash) {
@@ -44,17 +47,29 @@ export function classifyBreak(
       Object.assign(details, section === undefined ? { offset } : { section, offset })
     }
   }
-  if (!reasons.length) reasons.push('likely_ttl_or_eviction')
+  if (!reasons.length) reasons.push('likely_provider_ttl_or_eviction')
 
   return {
     reason: reasons[0]!,
     previousCacheReadTokens: before,
     currentCacheReadTokens: after,
     currentCacheWriteTokens: current.usage.cacheWriteTokens,
+    changedToolNames: changedToolNames(a, b, tools),
     allReasons: reasons,
     ...(previous.at !== undefined && current.at !== undefined ? { gapMs: Math.max(0, current.at - previous.at) } : {}),
     ...details,
   }
+}
+
+/** Names behind the tools reasons: current-order names added, redefined or moved, then removed names. */
+function changedToolNames(a: RequestFingerprint, b: RequestFingerprint, tools: ToolChanges): string[] {
+  const after = new Set(b.tools.map((tool) => tool.name))
+  const before = new Set(a.tools.map((tool) => tool.name))
+  const sharedBefore = a.tools.filter((tool) => after.has(tool.name)).map((tool) => tool.name)
+  const sharedAfter = b.tools.filter((tool) => before.has(tool.name)).map((tool) => tool.name)
+  const moved = new Set(sharedAfter.filter((name, index) => sharedBefore[index] !== name))
+  const named = new Set([...tools.addedTools, ...tools.changedTools, ...moved])
+  return [...b.tools.map((tool) => tool.name).filter((name) => named.has(name)), ...tools.removedTools]
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sectionAt } from './sections.ts'
-import type { BreakReason, SectionFingerprint, ToolFingerprint } from './types.ts'
+import type { SectionFingerprint, ToolFingerprint } from './types.ts'
 
 /** UTF-8 byte offset of the first difference between two texts; undefined when they are equal. */
 export function firstByteDifference(a: string, b: string): number | undefined {
@@ -29,7 +29,8 @@ export function changedSection(
   return unchanged ? before.name : after.name
 }
 
-type ToolReason = Extract<BreakReason, `tools_${string}`>
+/** How the tool lists differ, finer than the logged reasons (added/removed become `tools_schema_changed`). */
+export type ToolReason = 'tools_order_changed' | 'tools_schema_changed' | 'tools_added' | 'tools_removed'
 
 /** How two tool lists differ. `reasons` is empty when they are the same; otherwise the earliest comes first. */
 export interface ToolChanges {

@@ -1,4 +1,4 @@
-import { isDeepFrozen, type ToolSchema } from 'dsh-core'
+import { canonicalJson, isDeepFrozen, type ToolSchema } from 'dsh-core'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import { shortHash } from './hash.ts'
 import { sectionSpans } from './sections.ts'
@@ -35,11 +35,16 @@ export function fingerprint(options: FingerprintedRequest, context: FingerprintC
   }
 }
 
-/** Hash of the declaration's serialized bytes: key order counts, because it is sent as serialized. */
+/**
+ * Hash of the declaration with its object keys in code-unit order: a schema that only changed its key
+ * order is the same tool, not `tools_schema_changed`. The system prompt sends canonical keys by default,
+ * so the bytes do not change either; under `schemaKeyOrder: registered` such a reorder still breaks the
+ * cache and shows as a break without a tool reason.
+ */
 function toolHash(tool: ToolSchema): string {
   let hash = toolHashes.get(tool)
   if (hash !== undefined) return hash
-  hash = shortHash(JSON.stringify(tool))
+  hash = shortHash(JSON.stringify(canonicalJson(tool)))
   // The loop sends the same deep-frozen snapshots step after step; only those can be hashed once.
   if (isDeepFrozen(tool)) toolHashes.set(tool, hash)
   return hash

@@ -50,16 +50,24 @@ export interface DropThresholds {
   minDropTokens: number
 }
 
-/** Why the cached prefix stopped matching, earliest in the prefix first. */
+/**
+ * Why the cached prefix stopped matching, earliest in the prefix first: the reasons of the
+ * `prompt_cache_break` event of seed 003. A tool added to or removed from the list changes the tools
+ * schema (`tools_schema_changed`, with `addedTools` / `removedTools`); a change of the header flags that
+ * decide how tools are cached on the wire (deferred loading, tool-update mode) is `cache_control_changed`.
+ */
 export type BreakReason =
   | 'model_changed'
   | 'tools_order_changed'
   | 'tools_schema_changed'
-  | 'tools_added'
-  | 'tools_removed'
-  | 'flags_changed'
+  | 'cache_control_changed'
   | 'system_changed'
-  | 'likely_ttl_or_eviction'
+  | 'likely_provider_ttl_or_eviction'
+
+/** Every break reason, in prefix order. */
+export const BREAK_REASONS: readonly BreakReason[] = [
+  'model_changed', 'tools_order_changed', 'tools_schema_changed', 'cache_control_changed', 'system_changed', 'likely_provider_ttl_or_eviction',
+]
 
 /** A header flag whose change can move the cached prefix. */
 export type ChangedFlag = 'deferredTools' | 'toolUpdateMode'
@@ -70,6 +78,11 @@ export interface CacheBreak {
   previousCacheReadTokens: number
   currentCacheReadTokens: number
   currentCacheWriteTokens: number
+  /**
+   * Tools behind a tools reason, in current request order, then removed names in previous order:
+   * added, removed, redefined, and (on a reorder) names whose place among the shared names moved.
+   */
+  changedToolNames: string[]
   /** Every reason that applies, `reason` first. */
   allReasons: BreakReason[]
   /** Time between the two requests, when both dispatch times are known. */
@@ -77,11 +90,11 @@ export interface CacheBreak {
   /** model_changed */
   previousModel?: string
   model?: string
-  /** tools_added, tools_removed, tools_schema_changed: names in request order. */
+  /** tools_schema_changed: names added, removed, and redefined (same name, other bytes), in request order. */
   addedTools?: string[]
   removedTools?: string[]
   changedTools?: string[]
-  /** flags_changed */
+  /** cache_control_changed: the header flags that changed. */
   changedFlags?: ChangedFlag[]
   /** system_changed: the section holding the first changed byte (absent when sections are unknown). */
   section?: string

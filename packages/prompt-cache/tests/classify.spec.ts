@@ -73,8 +73,8 @@ describe('classifyBreak: when', () => {
 describe('classifyBreak: why', () => {
   it('reports the figures and, with nothing changed, the provider with the gap', () => {
     expect(classifyBreak(seen({ read: 6000, at: 1000 }), seen({ read: 100, write: 5900, at: 301_000 }))).toEqual({
-      reason: 'likely_ttl_or_eviction', allReasons: ['likely_ttl_or_eviction'],
-      previousCacheReadTokens: 6000, currentCacheReadTokens: 100, currentCacheWriteTokens: 5900, gapMs: 300_000,
+      reason: 'likely_provider_ttl_or_eviction', allReasons: ['likely_provider_ttl_or_eviction'],
+      previousCacheReadTokens: 6000, currentCacheReadTokens: 100, currentCacheWriteTokens: 5900, changedToolNames: [], gapMs: 300_000,
     })
     expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0 }))).not.toHaveProperty('gapMs')
   })
@@ -85,19 +85,19 @@ describe('classifyBreak: why', () => {
     })
   })
 
-  it('tools_added and tools_removed with the names', () => {
+  it('tools_schema_changed for an added or removed tool, with the names', () => {
     expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: [...TOOLS, tool('delta')] }))).toMatchObject({
-      reason: 'tools_added', allReasons: ['tools_added'], addedTools: ['delta'],
+      reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], addedTools: ['delta'], changedToolNames: ['delta'],
     })
     expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: [TOOLS[0]!, TOOLS[2]!] }))).toMatchObject({
-      reason: 'tools_removed', allReasons: ['tools_removed'], removedTools: ['beta'],
+      reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], removedTools: ['beta'], changedToolNames: ['beta'],
     })
   })
 
   it('tools_schema_changed with the changed names', () => {
     const tools = [TOOLS[0]!, tool('beta', { type: 'object', required: ['x'] }), tool('gamma', { type: 'string' })]
     expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools }))).toMatchObject({
-      reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], changedTools: ['beta', 'gamma'],
+      reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], changedTools: ['beta', 'gamma'], changedToolNames: ['beta', 'gamma'],
     })
   })
 
@@ -108,29 +108,36 @@ describe('classifyBreak: why', () => {
       const found = classifyBreak(seen({ read: 6000, tools: names.map((name) => tool(name)) }), seen({ read: 0, tools: order.map((name) => tool(name)) }))
       expect(found).toMatchObject({ reason: 'tools_order_changed', allReasons: ['tools_order_changed'] })
       expect(found).not.toHaveProperty('changedTools')
+      // The names out of place among the shared ones: never empty, never a name that kept its place.
+      expect(found!.changedToolNames.length).toBeGreaterThan(0)
+      expect(found!.changedToolNames.every((name) => order.indexOf(name) !== names.indexOf(name))).toBe(true)
     }))
   })
 
-  it('names the tool change at the earliest position first and lists the rest', () => {
+  it('names every tool behind a tools reason: current order first, removed names last', () => {
     const schemaFirst = [tool('alpha', { type: 'string' }), TOOLS[1]!, TOOLS[2]!, tool('zeta')]
-    expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: schemaFirst }))!.allReasons).toEqual(['tools_schema_changed', 'tools_added'])
-    const addedFirst = [tool('aaa'), TOOLS[0]!, TOOLS[1]!, tool('gamma', { type: 'string' })]
-    expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: addedFirst }))!.allReasons).toEqual(['tools_added', 'tools_schema_changed'])
+    expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: schemaFirst }))).toMatchObject({
+      allReasons: ['tools_schema_changed'], changedTools: ['alpha'], addedTools: ['zeta'], changedToolNames: ['alpha', 'zeta'],
+    })
     const removedFirst = [TOOLS[1]!, TOOLS[2]!, tool('zeta')]
     expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: removedFirst }))).toMatchObject({
-      allReasons: ['tools_removed', 'tools_added'], removedTools: ['alpha'], addedTools: ['zeta'],
+      allReasons: ['tools_schema_changed'], removedTools: ['alpha'], addedTools: ['zeta'], changedToolNames: ['zeta', 'alpha'],
+    })
+    const movedAndAdded = [tool('aaa'), TOOLS[1]!, TOOLS[0]!, TOOLS[2]!]
+    expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, tools: movedAndAdded }))).toMatchObject({
+      allReasons: ['tools_schema_changed', 'tools_order_changed'], changedToolNames: ['aaa', 'beta', 'alpha'],
     })
   })
 
-  it('flags_changed for deferred tools on history-capable or unknown routes, and for the route mode', () => {
+  it('cache_control_changed for deferred tools on history-capable or unknown routes, and for the route mode', () => {
     const deferred = { read: 0, deferredTools: ['beta'] }
-    expect(classifyBreak(seen({ read: 6000 }), seen(deferred))).toMatchObject({ reason: 'flags_changed', changedFlags: ['deferredTools'] })
+    expect(classifyBreak(seen({ read: 6000 }), seen(deferred))).toMatchObject({ reason: 'cache_control_changed', changedFlags: ['deferredTools'] })
     expect(classifyBreak(seen({ read: 6000, mode: 'in-history' }), seen({ ...deferred, mode: 'in-history' })))
-      .toMatchObject({ reason: 'flags_changed', changedFlags: ['deferredTools'] })
-    expect(classifyBreak(seen({ read: 6000, mode: 'none' }), seen({ ...deferred, mode: 'none' }))!.reason).toBe('likely_ttl_or_eviction')
+      .toMatchObject({ reason: 'cache_control_changed', changedFlags: ['deferredTools'] })
+    expect(classifyBreak(seen({ read: 6000, mode: 'none' }), seen({ ...deferred, mode: 'none' }))!.reason).toBe('likely_provider_ttl_or_eviction')
     expect(classifyBreak(seen({ read: 6000, mode: 'none' }), seen({ read: 0, mode: 'addition-only' })))
-      .toMatchObject({ reason: 'flags_changed', changedFlags: ['toolUpdateMode'] })
-    expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, mode: 'addition-only' }))!.reason).toBe('likely_ttl_or_eviction')
+      .toMatchObject({ reason: 'cache_control_changed', changedFlags: ['toolUpdateMode'] })
+    expect(classifyBreak(seen({ read: 6000 }), seen({ read: 0, mode: 'addition-only' }))!.reason).toBe('likely_provider_ttl_or_eviction')
   })
 
   it('picks model, then tools, then flags, then the system prompt', () => {
@@ -139,7 +146,7 @@ describe('classifyBreak: why', () => {
       sections: [SECTIONS[0]!, SECTIONS[1]!, { name: 'notes', text: 'Notes: two.' }],
     })
     expect(classifyBreak(seen({ read: 6000 }), everything)).toMatchObject({
-      reason: 'model_changed', allReasons: ['model_changed', 'tools_added', 'flags_changed', 'system_changed'],
+      reason: 'model_changed', allReasons: ['model_changed', 'tools_schema_changed', 'cache_control_changed', 'system_changed'],
       previousModel: 'm', model: 'n', addedTools: ['delta'], changedFlags: ['deferredTools'], section: 'notes',
     })
   })

@@ -32,12 +32,14 @@ describe('fingerprint', () => {
     expect(fingerprint(request())).not.toHaveProperty('toolUpdateMode')
   })
 
-  it('changes a tool hash with its schema bytes, key order included', () => {
-    const [plain] = fingerprint(request({ tools: [tool('read', { type: 'object', required: [] })] })).tools
-    const [extra] = fingerprint(request({ tools: [tool('read', { type: 'object', required: ['path'] })] })).tools
-    const [swapped] = fingerprint(request({ tools: [tool('read', { required: [], type: 'object' })] })).tools
+  it('changes a tool hash with its schema, but not with its key order alone', () => {
+    const [plain] = fingerprint(request({ tools: [tool('read', { type: 'object', required: [], properties: { a: { type: 'string', description: 'A.' } } })] })).tools
+    const [extra] = fingerprint(request({ tools: [tool('read', { type: 'object', required: ['path'], properties: { a: { type: 'string', description: 'A.' } } })] })).tools
+    const [swapped] = fingerprint(request({ tools: [tool('read', { properties: { a: { description: 'A.', type: 'string' } }, required: [], type: 'object' })] })).tools
+    const [reordered] = fingerprint(request({ tools: [tool('read', { type: 'object', required: [], properties: { a: { type: 'string', description: 'B.' } } })] })).tools
     expect(extra!.hash).not.toBe(plain!.hash)
-    expect(swapped!.hash).not.toBe(plain!.hash)
+    expect(reordered!.hash).not.toBe(plain!.hash)
+    expect(swapped!.hash).toBe(plain!.hash)
   })
 
   it('does not alias the request’s deferred list', () => {

@@ -68,24 +68,24 @@ describe('no break', () => {
 })
 
 describe('break reasons', () => {
-  it('tools_added names the added tool', async () => {
+  it('tools_schema_changed names an added tool', async () => {
     const s = await withAgent()
     await turns(s, s.agent, 6000)
     await s.plug(toolPlugin('beta'))
     await turns(s, s.agent, 0)
     expect(breaks(s)).toEqual([expect.objectContaining({
-      turn: 2, step: 1, reason: 'tools_added', allReasons: ['tools_added'], addedTools: ['beta'],
+      turn: 2, step: 1, reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], addedTools: ['beta'], changedToolNames: ['beta'],
       previousCacheReadTokens: 6000, currentCacheReadTokens: 0,
     })])
   })
 
-  it('tools_removed names the removed tool', async () => {
+  it('tools_schema_changed names a removed tool', async () => {
     const s = await withAgent()
     const beta = await s.plug(toolPlugin('beta'))
     await turns(s, s.agent, 6000)
     await beta.dispose()
     await turns(s, s.agent, 1000)
-    expect(breaks(s)).toEqual([expect.objectContaining({ reason: 'tools_removed', allReasons: ['tools_removed'], removedTools: ['beta'] })])
+    expect(breaks(s)).toEqual([expect.objectContaining({ reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], removedTools: ['beta'], changedToolNames: ['beta'] })])
   })
 
   it('tools_order_changed when a system-prompt/assemble listener reorders the same tools', async () => {
@@ -115,6 +115,20 @@ describe('break reasons', () => {
     expect(breaks(s)).toEqual([expect.objectContaining({
       reason: 'tools_schema_changed', allReasons: ['tools_schema_changed'], changedTools: ['beta'],
     })])
+  })
+
+  it.each([['canonical', true], ['registered', false]] as const)('a schema that only changed its key order is not tools_schema_changed (schemaKeyOrder %s; same bytes: %s)', async (schemaKeyOrder, same) => {
+    const s = await withAgent({ schemaKeyOrder })
+    const before = await s.plug(toolPlugin('beta', { type: 'object', properties: { path: { type: 'string', description: 'P.' } }, required: ['path'] }))
+    await turns(s, s.agent, 6000)
+    const sent = JSON.stringify(s.agent.lastRequest!.tools)
+    await before.dispose()
+    await s.plug(toolPlugin('beta', { required: ['path'], properties: { path: { description: 'P.', type: 'string' } }, type: 'object' }))
+    await turns(s, s.agent, 0)
+    expect(JSON.stringify(s.agent.lastRequest!.tools) === sent).toBe(same)
+    const [info] = breaks(s)
+    expect(info!.reason).toBe('likely_provider_ttl_or_eviction')
+    expect(info).not.toHaveProperty('changedTools')
   })
 
   it('system_changed names the section and the byte offset of the first changed byte', async () => {
@@ -157,13 +171,13 @@ describe('break reasons', () => {
     expect(s.live[0]!.agent).toBe(again)
   })
 
-  it('likely_ttl_or_eviction with the gap when nothing changed', async () => {
+  it('likely_provider_ttl_or_eviction with the gap when nothing changed', async () => {
     const s = await withAgent()
     await turns(s, s.agent, 6000)
     await sleep(60)
     await turns(s, s.agent, 0)
     const [info] = breaks(s)
-    expect(info).toMatchObject({ reason: 'likely_ttl_or_eviction', allReasons: ['likely_ttl_or_eviction'] })
+    expect(info).toMatchObject({ reason: 'likely_provider_ttl_or_eviction', allReasons: ['likely_provider_ttl_or_eviction'] })
     expect(info!.gapMs).toBeGreaterThanOrEqual(50)
     expect(info!.gapMs).toBeLessThan(10_000)
   })
@@ -172,7 +186,7 @@ describe('break reasons', () => {
     const s = await withAgent()
     s.model.queue({ read: 5000, toolCalls: [{ id: 'c1', name: 'alpha', arguments: {} }] }, { read: 0 })
     await s.agent.prompt('call alpha')
-    expect(breaks(s)).toEqual([expect.objectContaining({ turn: 1, step: 2, reason: 'likely_ttl_or_eviction' })])
+    expect(breaks(s)).toEqual([expect.objectContaining({ turn: 1, step: 2, reason: 'likely_provider_ttl_or_eviction' })])
   })
 
   it('names the earliest change and lists every change', async () => {
@@ -186,7 +200,7 @@ describe('break reasons', () => {
     notes = 'two'
     await turns(s, again, 0)
     expect(breaks(s)).toEqual([expect.objectContaining({
-      reason: 'model_changed', allReasons: ['model_changed', 'tools_added', 'system_changed'], addedTools: ['beta'], section: 'test:notes',
+      reason: 'model_changed', allReasons: ['model_changed', 'tools_schema_changed', 'system_changed'], addedTools: ['beta'], section: 'test:notes',
     })])
   })
 })

@@ -31,7 +31,7 @@ describe('a break', () => {
     expect(live[0]!.agent).toBe(agent)
     const info = live[0]!.info
     expect(info).toMatchObject({
-      turn: 2, step: 1, reason: 'tools_added', addedTools: ['beta'],
+      turn: 2, step: 1, reason: 'tools_schema_changed', addedTools: ['beta'], changedToolNames: ['beta'],
       previousCacheReadTokens: 7000, currentCacheReadTokens: 0, currentCacheWriteTokens: 7200,
     })
     const logged = agent.session.events().filter((event) => event.type === 'prompt-cache/break')
@@ -55,7 +55,7 @@ describe('a break', () => {
     expect(spine.live).toEqual([])
     // Later falls are breaks again.
     await agent.prompt('three')
-    expect(spine.live.map(({ info }) => info.reason)).toEqual(['likely_ttl_or_eviction'])
+    expect(spine.live.map(({ info }) => info.reason)).toEqual(['likely_provider_ttl_or_eviction'])
   })
 
   it('is listed by ctx.promptCache.breaks(agentId)', async () => {

@@ -47,6 +47,8 @@ export interface SetupOptions {
   /** Detector config; `false` leaves the detector out. */
   detector?: Partial<PromptCacheConfig> | false
   persona?: string
+  /** The system prompt's `schemaKeyOrder` (its default when unset). */
+  schemaKeyOrder?: 'canonical' | 'registered'
 }
 
 /** A real spine in a real Context (system prompt, tools, sessions in a temp dir, llm, loop), the test adapter and the detector. */
@@ -60,7 +62,7 @@ export async function setup(options: SetupOptions = {}) {
     return fiber
   }
   const model = cacheAdapter()
-  await plug(SystemPrompt, { persona: options.persona ?? PERSONA })
+  await plug(SystemPrompt, { persona: options.persona ?? PERSONA, ...options.schemaKeyOrder && { schemaKeyOrder: options.schemaKeyOrder } })
   await plug(ToolRuntime, {})
   await plug(SessionStore, { persistenceRoot: root })
   await plug(LlmRuntime)

@@ -36,7 +36,9 @@ Options:
                  delayed dsh-tools-static registrations are always awaited.
   --pg-url-env <NAME>  Variable holding the postgres:// URL for pg: inputs (default ${DEFAULT_PG_URL_ENV}).
   --pg-schema <name>   Schema of the sessions for pg: inputs (default ${DEFAULT_PG_SCHEMA}).
-  -h, --help     Print this text.`
+  -h, --help     Print this text.
+
+Exit status: 0 done (diff: identical); diff: 1 the prefixes differ, 2 trouble (like diff(1)); inspect: 1 trouble.`
 
 const COMMANDS = ['inspect', 'diff']
 const OPTIONS = ['--json', '--settle', '--pg-url-env', '--pg-schema', '--help', '-h']

@@ -1,8 +1,8 @@
 import type { ToolSchema } from 'dsh-core'
-import { TOOL_ORDER_REST } from 'dsh-system-prompt'
+import { ToolOrderPolicy } from 'dsh-system-prompt'
 
 /** Why a tool stands where it does in the final list. */
-export type PositionReason = 'listed' | 'rest' | 'lexicographic' | 'moved' | 'added' | 'edited'
+export type PositionReason = 'listed' | 'group' | 'rest' | 'lexicographic' | 'moved' | 'added' | 'edited'
 
 export interface ToolPosition {
   name: string
@@ -24,6 +24,7 @@ export function explainPositions(
   canonical: readonly ToolSchema[],
   toolOrder: readonly string[] | undefined,
 ): { tools: ToolPosition[]; removed: string[] } {
+  const policy = toolOrder ? new ToolOrderPolicy(toolOrder) : undefined
   const canonicalIndex = new Map(canonical.map((tool, index) => [tool.name, index]))
   const indices = final.map((tool) => canonicalIndex.get(tool.name))
   const inPlace = increasingRun(indices)
@@ -37,10 +38,11 @@ export function explainPositions(
     if (tool !== canonical[at] && JSON.stringify(tool) !== JSON.stringify(canonical[at])) {
       return { ...base, reason: 'edited', detail: 'schema edited by a system-prompt/assemble listener' }
     }
-    if (!toolOrder) return { ...base, reason: 'lexicographic', detail: 'lexicographic (code-unit order)' }
-    const listed = toolOrder.indexOf(tool.name)
-    if (listed >= 0) return { ...base, reason: 'listed', detail: `listed position ${listed + 1}` }
-    return { ...base, reason: 'rest', detail: `rest entry (code-unit order) at listed position ${toolOrder.indexOf(TOOL_ORDER_REST) + 1}` }
+    if (!policy) return { ...base, reason: 'lexicographic', detail: 'lexicographic (code-unit order)' }
+    const placement = policy.placementOf(tool.name)
+    if (placement.kind === 'listed') return { ...base, reason: 'listed', detail: `listed position ${placement.index + 1}` }
+    if (placement.kind === 'group') return { ...base, reason: 'group', detail: `group \`${placement.entry}\`, position ${placement.index + 1}` }
+    return { ...base, reason: 'rest', detail: `rest entry (code-unit order) at listed position ${placement.index + 1}` }
   })
   const kept = new Set(final.map((tool) => tool.name))
   return { tools, removed: canonical.filter((tool) => !kept.has(tool.name)).map((tool) => tool.name) }

@@ -8,7 +8,8 @@ import { loadSource, type PrefixSource } from './sources.ts'
 
 /** What one invocation printed and how it ended. */
 export interface RunResult {
-  code: 0 | 1
+  /** 0 done (diff: identical), 1 diff: the prefixes differ / inspect: failed, 2 diff: failed (like diff(1)). */
+  code: 0 | 1 | 2
   stdout: string
   stderr: string
 }
@@ -27,11 +28,13 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
     const b = await loadSource(command.b, command.settleMs, command.pg)
     const diff = diffPrefixes(a, b)
     const stdout = command.json ? json({ a: describe(a), b: describe(b), ...diff }) : renderDiff(a, b, diff)
-    return { code: 0, stdout, stderr: '' }
+    return { code: diff.identical ? 0 : 1, stdout, stderr: '' }
   } catch (error) {
-    if (error instanceof PromptCliError) return { code: 1, stdout: '', stderr: `${error.message.trimEnd()}\n` }
+    // like diff(1), a diff that could not compare exits 2, so 1 always means "the prefixes differ"
+    const code = argv.find((arg) => !arg.startsWith('-')) === 'diff' ? 2 : 1
+    if (error instanceof PromptCliError) return { code, stdout: '', stderr: `${error.message.trimEnd()}\n` }
     const text = error instanceof Error ? error.stack ?? error.message : String(error)
-    return { code: 1, stdout: '', stderr: `dsh-prompt: unexpected error: ${text}\n` }
+    return { code, stdout: '', stderr: `dsh-prompt: unexpected error: ${text}\n` }
   }
 }
 

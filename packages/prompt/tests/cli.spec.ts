@@ -16,17 +16,26 @@ describe('dsh-prompt arguments', () => {
     [['frob'], /^unknown command "frob"; valid commands: inspect, diff/],
     [['inspect'], /^inspect takes one app file, got none/],
     [['inspect', 'a.yml', 'b.yml'], /^inspect takes one app file, got 2 \("a\.yml" "b\.yml"\)/],
-    [['diff', 'a.yml'], /^diff takes two inputs, got 1/],
     [['inspect', 'a.yml', '--verbose'], /^unknown option "--verbose"; valid options: --json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --help/],
-    [['diff', 'a.yml', 'pg:x', '--pg-url-env', 'not-a-name'], /^--pg-url-env expects an environment variable name, e\.g\. DSH_PG_URL, got "not-a-name"/],
-    [['diff', 'a.yml', 'pg:x', '--pg-schema=Bad'], /^--pg-schema expects lower case letters, digits and "_", e\.g\. dsh, got "Bad"/],
-    [['diff', 'a.yml', 'pg:x', '--pg-schema'], /^--pg-schema expects lower case letters, digits and "_", e\.g\. dsh, got nothing/],
     [['inspect', 'a.yml', '--settle', 'soon'], /^--settle expects a whole number of milliseconds from 0 to 600000, got "soon"/],
     [['inspect', 'a.yml', '--settle'], /^--settle needs a value in milliseconds/],
     [['inspect', 'a.yml', '--json=yes'], /^option --json takes no value/],
   ])('rejects %j with one line and exit 1', async (args, message) => {
     const { code, stdout, stderr } = await runBin(args, await tempDir())
     expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr.split('\n')).toHaveLength(2)
+    expect(stderr).toMatch(message)
+  })
+
+  it.each([
+    [['diff', 'a.yml'], /^diff takes two inputs, got 1/],
+    [['diff', 'a.yml', 'pg:x', '--pg-url-env', 'not-a-name'], /^--pg-url-env expects an environment variable name, e\.g\. DSH_PG_URL, got "not-a-name"/],
+    [['diff', 'a.yml', 'pg:x', '--pg-schema=Bad'], /^--pg-schema expects lower case letters, digits and "_", e\.g\. dsh, got "Bad"/],
+    [['diff', 'a.yml', 'pg:x', '--pg-schema'], /^--pg-schema expects lower case letters, digits and "_", e\.g\. dsh, got nothing/],
+  ])('rejects diff %j with one line and exit 2, so 1 only ever means "the prefixes differ"', async (args, message) => {
+    const { code, stdout, stderr } = await runBin(args, await tempDir())
+    expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr.split('\n')).toHaveLength(2)
     expect(stderr).toMatch(message)

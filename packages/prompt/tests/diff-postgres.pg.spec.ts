@@ -60,7 +60,7 @@ describe('dsh-prompt diff on sessions in PostgreSQL', () => {
     const dir = await tempDir()
     const { code, stdout, stderr } = await runBin(['diff', `pg:one#${seqs[0]}`, 'pg:one', ...where], dir)
     expect(stderr).toBe('')
-    expect(code).toBe(0)
+    expect(code).toBe(1) // the prefixes differ, like diff(1)
     expect(stdout).toMatch(/^diverge at byte \d+ \(tools\): tool #1: "grep" in b is not in a \(added\); a has "read" there$/m)
     expect(stdout).toContain(`pg:one#${seqs[0]} (PostgreSQL session, request/header seq ${seqs[0]}, turn 1 step 1, reason initial)`)
   })
@@ -87,7 +87,7 @@ describe('dsh-prompt diff on sessions in PostgreSQL', () => {
   ])('fails with one line on %j', async (args, message) => {
     const [input, ...options] = args as string[]
     const result = await run(['diff', input!, 'pg:one', ...where, ...options])
-    expect(result.code).toBe(1)
+    expect(result.code).toBe(2)
     expect(result.stderr.trimEnd()).toMatch(message)
     expect(result.stderr.split('\n')).toHaveLength(2)
   })
@@ -98,7 +98,7 @@ describe('dsh-prompt diff on sessions in PostgreSQL', () => {
     process.env.DSH_TEST_PROMPT_BAD_URL = url.href
     try {
       const result = await run(['diff', 'pg:one', 'pg:one', ...where, '--pg-url-env', 'DSH_TEST_PROMPT_BAD_URL'])
-      expect(result.code).toBe(1)
+      expect(result.code).toBe(2)
       expect(result.stderr).toMatch(/^pg:one: PostgreSQL at postgres:\/\/dsh_test@127\.0\.0\.1:\d+\/postgres refused the login of user "dsh_test": authentication failed/)
       expect(result.stderr).not.toContain('not-The-Pa55word')
     } finally {

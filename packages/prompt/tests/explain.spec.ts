@@ -38,6 +38,16 @@ describe('explainPositions', () => {
       'listed position 1', 'rest entry (code-unit order) at listed position 2', 'listed position 3',
     ])
   })
+
+  it('names the group that placed a tool, exact names beating it', () => {
+    const order = ['mcp__gh__*', TOOL_ORDER_REST, 'mcp__gh__pr']
+    const canonical = canonicalToolOrder(['mcp__gh__pr', 'mcp__gh__issue', 'read'].map((name) => tool(name)), order)
+    expect(explainPositions(canonical, canonical, order).tools.map((entry) => [entry.name, entry.reason, entry.detail])).toEqual([
+      ['mcp__gh__issue', 'group', 'group `mcp__gh__*`, position 1'],
+      ['read', 'rest', 'rest entry (code-unit order) at listed position 2'],
+      ['mcp__gh__pr', 'listed', 'listed position 3'],
+    ])
+  })
 })
 
 function longestIncreasing(values: number[]): number {

@@ -46,6 +46,19 @@ describe('dsh-prompt inspect', () => {
     expect(stdout).toContain(`toolOrder: zeta, ${TOOL_ORDER_REST}, alpha`)
   })
 
+  it('explains a prefix group by its entry and position, through the app config chain', async () => {
+    const dir = await tempDir()
+    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder: ['m*', TOOL_ORDER_REST, 'z*', 'alpha'] }), ...racing])
+    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
+    expect(code).toBe(0)
+    expect(toolLines(stdout)).toEqual([
+      ['1. mid', 'tools-static [early]', 'group `m*`, position 1'],
+      ['2. beta', 'tools-static [late]', 'rest entry (code-unit order) at listed position 2'],
+      ['3. zeta', 'tools-static [late]', 'group `z*`, position 3'],
+      ['4. alpha', 'tools-static [early]', 'listed position 4'],
+    ])
+  })
+
   it('prints each section under a header with its name and order, rendered with the loop context', async () => {
     const dir = await tempDir()
     await writeApp(dir, 'app.yml', [spineEntry({ persona: 'You review code in {{cwd}} for {{model}}.' })])

@@ -9,11 +9,16 @@ export type CompactionReason = 'auto' | 'manual'
 /** How a turn ended. */
 export type TurnEndReason = 'done' | 'error' | 'cancelled' | 'step_limit'
 
-/** The model-facing front of a request: model id, rendered system prompt, effective tools in order. */
+/**
+ * The model-facing front of a request: model id, rendered system prompt, effective tools in order, and
+ * the tools declared with deferred loading on routes that support it (in tool order; absent when none),
+ * since that set decides `defer_loading` on the wire.
+ */
 export interface RequestHeader {
   model: string
   system: string
   tools: ToolSchema[]
+  deferredTools?: string[]
 }
 
 /**

@@ -62,7 +62,27 @@ const usage = nested({
   cacheReadTokens: { check: count },
   cacheWriteTokens: { check: count },
 }, 'a usage record')
-const header = nested({ model: { check: str }, system: { check: str }, tools: { check: uniqueNames(listOf(toolDefinition, 'tool definitions')) } }, 'a request header')
+const headerFields = nested({
+  model: { check: str },
+  system: { check: str },
+  tools: { check: uniqueNames(listOf(toolDefinition, 'tool definitions')) },
+  deferredTools: { check: names, optional: true },
+}, 'a request header')
+/** Deferred names are a non-empty list of declared tools, unique, in the tools' order (one spelling per set). */
+const header: Check = (v, path, fail) => {
+  headerFields(v, path, fail)
+  const { tools, deferredTools } = v as { tools: { name: string }[]; deferredTools?: string[] }
+  if (deferredTools === undefined) return
+  if (deferredTools.length === 0) fail(`${path}.deferredTools`, 'absent or a non-empty list of tool names', deferredTools)
+  const order = tools.map((tool) => tool.name)
+  let last = -1
+  deferredTools.forEach((name, i) => {
+    const at = order.indexOf(name)
+    if (at < 0) fail(`${path}.deferredTools[${i}]`, 'the name of a tool in header.tools', name)
+    if (at <= last) fail(`${path}.deferredTools[${i}]`, 'unique and in header.tools order', name)
+    last = at
+  })
+}
 const errorInfo = nested({ message: { check: str } }, 'an error record')
 
 const turn = { check: count }

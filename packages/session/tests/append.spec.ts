@@ -44,6 +44,10 @@ const wrong: [string, string, unknown][] = [
   ['request/header', 'header.tools', {}],
   ['request/header', 'header.tools[0].name', ''],
   ['request/header', 'header.tools[0].parameters', 'schema'],
+  ['request/header', 'header.deferredTools', 'a'],
+  ['request/header', 'header.deferredTools', []],
+  ['request/header', 'header.deferredTools', ['zz']],
+  ['request/header', 'header.deferredTools', ['a', 'a']],
   ['request/header', 'header.tools[0].parameters.bad', Number.NaN],
   ['assistant/message', 'toolCalls', 'none'],
   ['assistant/message', 'toolCalls[0].arguments', []],
@@ -116,6 +120,15 @@ describe('append', () => {
     const session = new Session('s')
     const event = session.append('turn/end', { turn: 1, reason: 'error', error: undefined })
     expect('error' in event.data).toBe(false)
+  })
+
+  it('keeps a header\'s deferred tools, which must follow the order of its tools', () => {
+    const session = new Session('s')
+    const header = { model: 'm', system: 's', tools: [tool('a'), tool('b')] }
+    const event = session.append('request/header', { turn: 1, step: 1, reason: 'initial', header: { ...header, deferredTools: ['a', 'b'] } })
+    expect(event.data.header.deferredTools).toEqual(['a', 'b'])
+    expectInvalid(() => session.append('request/header', { turn: 1, step: 1, reason: 'change', header: { ...header, deferredTools: ['b', 'a'] } }),
+      '"header.deferredTools[1]"', 'in header.tools order')
   })
 
   it('rejects a developer message that does not point at a logged request header', () => {

@@ -1,6 +1,6 @@
 import { compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
-import { snapshotSchema } from './snapshot.ts'
+import { snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 import { DuplicateName, mergeSorted } from './merge.ts'
 import { TOOL_ORDER_REST } from './tool-order.ts'
 import type { AssembleContext, ToolProvider, ToolProviderResult } from './types.ts'
@@ -16,13 +16,15 @@ interface Prepared {
   names: ReadonlySet<string>
 }
 
-const prepared = new WeakMap<readonly ToolSchema[], Prepared>()
+// per key order: the same frozen array prepares to different snapshots in each
+const preparedBy: Record<SchemaKeyOrder, WeakMap<readonly ToolSchema[], Prepared>> = { canonical: new WeakMap(), registered: new WeakMap() }
 const knownSets = new WeakMap<readonly string[], ReadonlySet<string>>()
 
-function prepare(schemas: readonly ToolSchema[], owner: string): Prepared {
+function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: SchemaKeyOrder): Prepared {
+  const prepared = preparedBy[keyOrder]
   const cached = prepared.get(schemas)
   if (cached) return cached
-  const sorted = schemas.map((schema) => snapshotSchema(schema, owner))
+  const sorted = schemas.map((schema) => snapshotSchema(schema, owner, keyOrder))
   sorted.sort((a, b) => compareCodeUnits(a.name, b.name))
   const names = new Set<string>()
   for (const schema of sorted) {
@@ -57,6 +59,8 @@ export interface Collection {
   knows(name: string): boolean
   /** Every known name, for error messages. */
   knownNames(): string[]
+  /** Every known name, unsorted, possibly repeated: for checks that only need to see each one. */
+  eachKnown(): Iterable<string>
   owners(): Map<string, string>
 }
 
@@ -66,6 +70,8 @@ export interface Collection {
  */
 export class ToolCollector {
   private last: { keys: unknown[]; collection: Collection } | undefined
+
+  constructor(private readonly keyOrder: SchemaKeyOrder = 'canonical') {}
 
   collect(providers: Iterable<ProviderEntry>, context: AssembleContext): Collection {
     const entries: { entry: ProviderEntry; result: ToolProviderResult }[] = []
@@ -84,7 +90,7 @@ export class ToolCollector {
     if (this.last && sameKeys(this.last.keys, keys) && keys.every((key) => !Array.isArray(key) || Object.isFrozen(key))) {
       return this.last.collection
     }
-    const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner) }))
+    const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner, this.keyOrder) }))
     let tools: ToolSchema[]
     try {
       tools = mergeSorted(parts.map((part) => part.prepared.sorted))
@@ -98,6 +104,7 @@ export class ToolCollector {
       tools,
       knows: (name) => known.some((set) => set.has(name)),
       knownNames: () => [...new Set(known.flatMap((set) => [...set]))].sort(compareCodeUnits),
+      eachKnown: function* () { for (const set of known) yield* set },
       owners: () => new Map(parts.flatMap((part) => part.prepared.sorted.map((tool) => [tool.name, part.entry.owner] as [string, string]))),
     }
     this.last = { keys, collection }

@@ -4,7 +4,7 @@ import Schema from 'schemastery'
 import { SystemPromptError } from './errors.ts'
 import { VARIABLE_NAME } from './interpolate.ts'
 import { ToolCollector, type Collection, type ProviderEntry } from './collect.ts'
-import { snapshotSchema } from './snapshot.ts'
+import { SCHEMA_KEY_ORDERS, snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 import { TOOL_ORDER_REST, ToolOrderPolicy } from './tool-order.ts'
 import type { AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, ToolProvider, VariableProvider } from './types.ts'
 
@@ -30,6 +30,7 @@ export interface PromptInspection {
   /** Registered section name → its order (sections added by listeners have none). */
   sectionOrders: Map<string, number>
   toolOrder: readonly string[] | undefined
+  schemaKeyOrder: SchemaKeyOrder
 }
 
 export interface SystemPromptChange {
@@ -48,6 +49,8 @@ export const IDENTITY_TEXT = 'You are an assistant running inside DSH, an agent 
 export interface SystemPromptConfig {
   persona: string
   toolOrder?: string[]
+  /** Default `canonical`. */
+  schemaKeyOrder?: SchemaKeyOrder
   includeHarnessIdentity: boolean
 }
 
@@ -56,7 +59,9 @@ export class SystemPrompt extends Service {
   static Config: Schema<SystemPromptConfig> = Schema.object({
     persona: Schema.string().default('').description('Deployment persona, rendered as the section deployment:persona at order 0; empty drops it.'),
     toolOrder: Schema.union([Schema.array(Schema.string()), Schema.const(undefined)])
-      .description(`Explicit model-facing tool order. Must contain "${TOOL_ORDER_REST}" once; omitted means code-unit lexicographic order.`),
+      .description(`Explicit model-facing tool order: tool names and prefix groups ending in "*" (e.g. "mcp__github__*"). Must contain "${TOOL_ORDER_REST}" once; omitted means code-unit lexicographic order.`),
+    schemaKeyOrder: Schema.union(SCHEMA_KEY_ORDERS.map((order) => Schema.const(order))).default('canonical')
+      .description('Object keys of tool parameter schemas: canonical (code-unit order at every depth, stable bytes) or registered (the provider\'s order).'),
     includeHarnessIdentity: Schema.boolean().default(true).description('Prepend a short fixed identity section at order -100.'),
   })
 
@@ -64,7 +69,8 @@ export class SystemPrompt extends Service {
   private readonly variables = new Map<string, VariableProvider>()
   private readonly providers = new Set<ProviderEntry>()
   private readonly policy: ToolOrderPolicy | undefined
-  private readonly collector = new ToolCollector()
+  private readonly collector: ToolCollector
+  private readonly keyOrder: SchemaKeyOrder
   /** The policy's arrangement of the last collection; collections are reused while providers are unchanged. */
   private arranged: { collection: Collection; tools: readonly ToolSchema[] } | undefined
   // Resolved once from the service's own context: each property read through a Cordis context builds proxies.
@@ -76,6 +82,12 @@ export class SystemPrompt extends Service {
     this.fire = ctx.waterfall
     this.notify = ctx.emit
     this.policy = config.toolOrder === undefined ? undefined : new ToolOrderPolicy(config.toolOrder)
+    const keyOrder = config.schemaKeyOrder ?? 'canonical'
+    if (!SCHEMA_KEY_ORDERS.includes(keyOrder)) {
+      throw new SystemPromptError('INVALID_SCHEMA_KEY_ORDER', `schemaKeyOrder must be one of ${SCHEMA_KEY_ORDERS.map(quote).join(', ')}, got ${quote(keyOrder)}`)
+    }
+    this.keyOrder = keyOrder
+    this.collector = new ToolCollector(keyOrder)
     if (config.includeHarnessIdentity !== false) {
       this.sections.set(IDENTITY_SECTION, { name: IDENTITY_SECTION, order: IDENTITY_ORDER, text: IDENTITY_TEXT, complete: true })
     }
@@ -189,6 +201,7 @@ export class SystemPrompt extends Service {
       owners: self.collector.collect(self.providers, context).owners(),
       sectionOrders: new Map([...self.sections.values()].map((section) => [section.name, section.order])),
       toolOrder: self.policy?.names,
+      schemaKeyOrder: self.keyOrder,
     }
   }
 
@@ -196,7 +209,7 @@ export class SystemPrompt extends Service {
     const collection = this.collector.collect(this.providers, context)
     if (!this.policy) return collection.tools
     if (this.arranged?.collection === collection) return this.arranged.tools
-    this.policy.assertKnown(collection.knows, collection.knownNames)
+    this.policy.assertKnown(collection.knows, collection.knownNames, collection.eachKnown)
     const tools = this.policy.arrange(collection.tools)
     this.arranged = { collection, tools }
     return tools
@@ -234,7 +247,7 @@ export class SystemPrompt extends Service {
     const { tools } = assembly
     const untouched = tools.length === canonical.length && tools.every((tool, index) => tool === canonical[index])
     if (untouched) return { sections: assembly.sections, tools, variables: assembly.variables }
-    const sealed = tools.map((tool) => snapshotSchema(tool, 'a system-prompt/assemble listener'))
+    const sealed = tools.map((tool) => snapshotSchema(tool, 'a system-prompt/assemble listener', this.keyOrder))
     const seen = new Set<string>()
     for (const tool of sealed) {
       if (tool.name === TOOL_ORDER_REST) {

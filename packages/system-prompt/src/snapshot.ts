@@ -1,17 +1,36 @@
-import { deepFreeze, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
+import { canonicalJson, deepFreeze, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
 
-/** Snapshots keyed by the provider's object: a provider that returns the same schema again pays nothing. */
-const snapshots = new WeakMap<object, ToolSchema>()
+/**
+ * How the object keys of a tool's `parameters` are ordered in the assembly (and so in the request bytes):
+ * `canonical` sorts them in code-unit order at every depth, `registered` keeps the provider's order.
+ */
+export type SchemaKeyOrder = 'canonical' | 'registered'
+
+export const SCHEMA_KEY_ORDERS: readonly SchemaKeyOrder[] = ['canonical', 'registered']
+
+interface Store {
+  /** Snapshots keyed by the provider's object: a provider that returns the same schema again pays nothing. */
+  snapshots: WeakMap<object, ToolSchema>
+  /** Snapshots this store issued, which are their own snapshot. */
+  issued: WeakSet<object>
+  /**
+   * Frozen parameters by the JSON text of the provider's parameters, so a provider that builds equal schemas
+   * anew on every call (a bridge mapping its tools each time) shares one frozen copy instead of cloning each
+   * time. Held weakly: a text stays only while some snapshot still uses its parameters.
+   */
+  interned: Map<string, WeakRef<object>>
+}
+
+// One store per key order: a snapshot issued in one order is not a snapshot in the other.
+const stores: Record<SchemaKeyOrder, Store> = {
+  canonical: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map() },
+  registered: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map() },
+}
+
 /** Every snapshot issued, and every parameters object known to be deeply frozen. */
 const frozen = new WeakSet<object>()
-/**
- * Frozen parameters by their JSON text, so a provider that builds equal schemas anew on every call (a
- * bridge mapping its tools each time) shares one frozen copy instead of cloning each time. Held weakly:
- * a text stays only while some snapshot still uses its parameters.
- */
-const interned = new Map<string, WeakRef<object>>()
-const forget = new FinalizationRegistry<string>((key) => {
+const forget = new FinalizationRegistry<{ interned: Store['interned']; key: string }>(({ interned, key }) => {
   if (interned.get(key)?.deref() === undefined) interned.delete(key)
 })
 
@@ -26,20 +45,23 @@ function isDeeplyFrozen(value: object, depth = 0): boolean {
   return true
 }
 
-/** Frozen parameters equal to `parameters`: the object itself when already deeply frozen, else a shared copy. */
-function frozenParameters(parameters: object): object {
-  if (isDeeplyFrozen(parameters)) {
+/**
+ * Frozen parameters in `keyOrder`: in registered order a deeply frozen object is kept as it is (no one can
+ * change it); otherwise parameters equal to ones seen before share one frozen copy.
+ */
+function frozenParameters(parameters: object, keyOrder: SchemaKeyOrder, store: Store): object {
+  if (keyOrder === 'registered' && isDeeplyFrozen(parameters)) {
     // Registered with dsh-core too, so later deep freezes of requests that carry it stop here.
     frozen.add(deepFreeze(parameters))
     return parameters
   }
   const key = JSON.stringify(parameters)
-  const known = interned.get(key)?.deref()
+  const known = store.interned.get(key)?.deref()
   if (known) return known
-  const copy = deepFreeze(structuredClone(parameters))
+  const copy = deepFreeze(keyOrder === 'canonical' ? canonicalJson(parameters) : structuredClone(parameters))
   frozen.add(copy)
-  interned.set(key, new WeakRef(copy))
-  forget.register(copy, key)
+  store.interned.set(key, new WeakRef(copy))
+  forget.register(copy, { interned: store.interned, key })
   return copy
 }
 
@@ -50,17 +72,22 @@ function hasSnapshotKeys(schema: object): boolean {
 }
 
 /**
- * An immutable copy of a provider's schema. Providers own their objects; the assembly owns its copy, so
- * neither side can reach the other by mutation. A changed definition must arrive as a new object.
- * Nothing is cloned twice: a deeply frozen input is kept as it is (no one can change it), and parameters
- * equal to ones seen before share their frozen copy.
+ * An immutable copy of a provider's schema, its `parameters` keys in `keyOrder` (default canonical).
+ * Providers own their objects; the assembly owns its copy, so neither side can reach the other by
+ * mutation. A changed definition must arrive as a new object. The copy is made once per object, and nothing
+ * is cloned twice: in registered order a deeply frozen input is its own snapshot, and equal parameters share
+ * one frozen copy.
  */
-export function snapshotSchema(schema: unknown, owner: string): ToolSchema {
+export function snapshotSchema(schema: unknown, owner: string, keyOrder: SchemaKeyOrder = 'canonical'): ToolSchema {
   if (!schema || typeof schema !== 'object') {
     throw new SystemPromptError('INVALID_TOOL_SCHEMA', `tool provider ${owner} returned a schema that is not an object: ${quote(schema)}`)
   }
-  if (frozen.has(schema)) return schema as ToolSchema
-  const cached = snapshots.get(schema)
+  const store = stores[keyOrder]
+  if (!store) {
+    throw new SystemPromptError('INVALID_SCHEMA_KEY_ORDER', `schemaKeyOrder must be one of ${SCHEMA_KEY_ORDERS.map(quote).join(', ')}, got ${quote(keyOrder)}`)
+  }
+  if (store.issued.has(schema)) return schema as ToolSchema
+  const cached = store.snapshots.get(schema)
   if (cached) return cached
   const { name, description, parameters } = schema as Record<string, unknown>
   if (typeof name !== 'string' || name === '') {
@@ -72,10 +99,12 @@ export function snapshotSchema(schema: unknown, owner: string): ToolSchema {
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new SystemPromptError('INVALID_TOOL_SCHEMA', `tool ${quote(name)} from ${owner} has parameters that are not a JSON Schema object`)
   }
-  const exact = Object.isFrozen(schema) && hasSnapshotKeys(schema) && isDeeplyFrozen(parameters)
-  const copy = exact ? schema as ToolSchema : deepFreeze({ name, description, parameters: frozenParameters(parameters) }) as ToolSchema
+  const exact = keyOrder === 'registered' && Object.isFrozen(schema) && hasSnapshotKeys(schema) && isDeeplyFrozen(parameters)
+  const copy = exact ? schema as ToolSchema
+    : deepFreeze({ name, description, parameters: frozenParameters(parameters, keyOrder, store) }) as ToolSchema
   if (exact) frozen.add(deepFreeze(schema) && parameters)
-  else snapshots.set(schema, copy)
+  else store.snapshots.set(schema, copy)
+  store.issued.add(copy)
   frozen.add(copy)
   return copy
 }

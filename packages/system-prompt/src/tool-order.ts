@@ -1,8 +1,24 @@
 import { compareCodeUnits, listNames, quote, type ToolSchema } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
+import { PrefixIndex } from './prefix-index.ts'
 
 /** The rest entry of a `toolOrder` list: where every tool the list does not name goes. */
 export const TOOL_ORDER_REST = '<unlisted-tools>'
+
+/** The mark that ends a group entry: `mcp__github__*` places every tool whose name starts with `mcp__github__`. */
+export const TOOL_ORDER_GROUP = '*'
+
+/** Whether a `toolOrder` entry is a prefix group (ends in `*`). */
+export const isToolGroup = (entry: string) => entry !== TOOL_ORDER_REST && entry.endsWith(TOOL_ORDER_GROUP)
+
+/** Why a tool stands where it does under a `toolOrder`: its own entry, a group entry, or the rest entry. */
+export interface ToolPlacement {
+  kind: 'listed' | 'group' | 'rest'
+  /** The `toolOrder` entry that placed it. */
+  entry: string
+  /** 0-based index of that entry in the list. */
+  index: number
+}
 
 const byName = (a: ToolSchema, b: ToolSchema) => compareCodeUnits(a.name, b.name)
 
@@ -22,8 +38,21 @@ export function validateToolOrder(list: unknown): asserts list is readonly strin
     if (typeof entry !== 'string' || entry === '') {
       throw new SystemPromptError('INVALID_TOOL_ORDER', `toolOrder[${index}] must be a non-empty tool name, got ${quote(entry)}`)
     }
+    const star = entry.indexOf(TOOL_ORDER_GROUP)
+    if (star >= 0 && star !== entry.length - 1) {
+      throw new SystemPromptError(
+        'INVALID_TOOL_ORDER',
+        `toolOrder[${index}] is ${quote(entry)}: "*" may only end an entry, as in "mcp__github__*" (a prefix group); valid entries are tool names, prefix groups and ${quote(TOOL_ORDER_REST)}`,
+      )
+    }
+    if (entry === TOOL_ORDER_GROUP) {
+      throw new SystemPromptError(
+        'INVALID_TOOL_ORDER',
+        `toolOrder[${index}] is a bare "*"; a group needs a prefix before the "*" (e.g. "mcp__github__*"), and ${quote(TOOL_ORDER_REST)} already places every other tool`,
+      )
+    }
     if (seen.has(entry)) {
-      const what = entry === TOOL_ORDER_REST ? 'the rest entry' : 'tool'
+      const what = entry === TOOL_ORDER_REST ? 'the rest entry' : isToolGroup(entry) ? 'group' : 'tool'
       throw new SystemPromptError('INVALID_TOOL_ORDER', `toolOrder lists ${what} ${quote(entry)} twice`)
     }
     seen.add(entry)
@@ -36,49 +65,86 @@ export function validateToolOrder(list: unknown): asserts list is readonly strin
   }
 }
 
-/** A validated `toolOrder`, indexed once so placing N tools costs O(N), not O(N × listed). */
+/**
+ * A validated `toolOrder`, indexed once: exact names in a map, group prefixes in a trie, so placing N
+ * tools costs O(N) map lookups and name walks, never a scan of the groups per tool.
+ */
 export class ToolOrderPolicy {
   readonly names: readonly string[]
   private readonly slots = new Map<string, number>()
+  /** Group number → the list index of its entry. */
+  private readonly groupSlots: number[] = []
+  private readonly groupEntries: string[] = []
+  private readonly groups: PrefixIndex
   private readonly restIndex: number
 
   constructor(list: readonly string[]) {
     validateToolOrder(list)
     this.names = Object.freeze([...list])
-    this.names.forEach((name, index) => this.slots.set(name, index))
+    const prefixes: string[] = []
+    this.names.forEach((name, index) => {
+      if (isToolGroup(name)) {
+        prefixes.push(name.slice(0, -TOOL_ORDER_GROUP.length))
+        this.groupSlots.push(index)
+        this.groupEntries.push(name)
+      } else {
+        this.slots.set(name, index)
+      }
+    })
+    this.groups = new PrefixIndex(prefixes)
     this.restIndex = this.slots.get(TOOL_ORDER_REST)!
+  }
+
+  /** The list index where `name` goes (see `placementOf`), without building a record. */
+  slotOf(name: string): number {
+    const slot = this.slots.get(name)
+    if (slot !== undefined) return slot
+    const group = this.groups.longest(name)
+    return group >= 0 ? this.groupSlots[group]! : this.restIndex
+  }
+
+  /** Where `name` goes: its own entry beats a group; of two matching groups the longer prefix wins. */
+  placementOf(name: string): ToolPlacement {
+    const slot = this.slots.get(name)
+    if (slot !== undefined && slot !== this.restIndex) return { kind: 'listed', entry: name, index: slot }
+    const group = this.groups.longest(name)
+    if (group >= 0) return { kind: 'group', entry: this.groupEntries[group]!, index: this.groupSlots[group]! }
+    return { kind: 'rest', entry: TOOL_ORDER_REST, index: this.restIndex }
   }
 
   /** Listed names that no provider knows, in list order. */
   unknownNames(knows: (name: string) => boolean): string[] {
-    return this.names.filter((name) => name !== TOOL_ORDER_REST && !knows(name))
+    return this.names.filter((name) => name !== TOOL_ORDER_REST && !isToolGroup(name) && !knows(name))
   }
 
-  /** Throws the configuration error when a listed name is known to no provider. */
-  assertKnown(knows: (name: string) => boolean, knownNames: () => string[]): void {
+  /** Group entries whose prefix starts none of `known`, in list order. */
+  emptyGroups(known: Iterable<string>): string[] {
+    if (this.groups.size === 0) return []
+    const hit = new Array<boolean>(this.groups.size).fill(false)
+    for (const name of known) this.groups.markAll(name, hit)
+    return this.groupEntries.filter((_, group) => !hit[group])
+  }
+
+  /** Throws the configuration error when a listed name is known to no provider, or a group matches no known tool. */
+  assertKnown(knows: (name: string) => boolean, knownNames: () => string[], eachKnown: () => Iterable<string> = knownNames): void {
     const unknown = this.unknownNames(knows)
-    if (unknown.length === 0) return
-    const subject = unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`
-    throw new SystemPromptError('UNKNOWN_TOOL_ORDER_NAME', `toolOrder lists ${subject}; known tools: ${listNames(knownNames())}`)
+    const empty = this.emptyGroups(this.groups.size ? eachKnown() : [])
+    if (unknown.length === 0 && empty.length === 0) return
+    const parts: string[] = []
+    if (unknown.length) parts.push(unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`)
+    if (empty.length) parts.push(empty.length === 1 ? `group ${quote(empty[0])} that matches no registered tool` : `groups ${empty.map(quote).join(', ')} that match no registered tool`)
+    throw new SystemPromptError('UNKNOWN_TOOL_ORDER_NAME', `toolOrder lists ${parts.join(' and ')}; known tools: ${listNames(knownNames())}`)
   }
 
   /**
-   * Listed tools at their listed positions, the rest at the rest entry. `sorted` must already be in
-   * code-unit order, which the rest then keeps: one pass, one map lookup per tool.
+   * Listed tools at their listed positions, grouped tools at their group's position, the rest at the rest
+   * entry. `sorted` must already be in code-unit order, which groups and the rest then keep: one pass.
    */
   arrange(sorted: readonly ToolSchema[]): ToolSchema[] {
-    const listed: (ToolSchema | undefined)[] = new Array(this.names.length)
-    const rest: ToolSchema[] = []
-    for (const tool of sorted) {
-      const slot = this.slots.get(tool.name)
-      if (slot === undefined) rest.push(tool)
-      else listed[slot] = tool
-    }
+    const buckets: ToolSchema[][] = Array.from({ length: this.names.length }, () => [])
+    for (const tool of sorted) buckets[this.slotOf(tool.name)]!.push(tool)
     const result: ToolSchema[] = []
-    for (let index = 0; index < listed.length; index++) {
-      if (index === this.restIndex) result.push(...rest)
-      else if (listed[index]) result.push(listed[index]!)
-    }
+    for (const bucket of buckets) for (const tool of bucket) result.push(tool)
     return result
   }
 }

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ExecutableTool } from 'dsh-tools'
-import { canonicalJson } from './canonical-json.ts'
+import { canonicalJson } from 'dsh-core'
 import { MAX_TIMEOUT_MS, type ServerSpec } from './config.ts'
 import { McpConnection, type McpLog } from './connection.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
@@ -142,7 +142,8 @@ export class McpServerSet {
       }
       const tool = group[0]!
       const { $schema: _, ...schema } = tool.inputSchema as Record<string, unknown>
-      const parameters = canonicalJson(schema) as object
+      // in the server's key order: the system prompt's schemaKeyOrder owns the model-facing order
+      const parameters = schema as object
       const description = tool.description ?? tool.title ?? ''
       const definition: ExecutableTool = {
         name,
@@ -155,7 +156,7 @@ export class McpServerSet {
           return result.text
         },
       }
-      wanted.set(name, { definition, origin: { server, tool: tool.name }, fingerprint: JSON.stringify([description, parameters]) })
+      wanted.set(name, { definition, origin: { server, tool: tool.name }, fingerprint: JSON.stringify(canonicalJson([description, parameters])) })
     }
     return wanted
   }

@@ -28,6 +28,8 @@ export interface TestServerOptions {
   events?: string
   /** Print this on stderr and exit 3 at once. */
   fail?: string
+  /** Every inputSchema with its object keys permuted at every depth: `true` draws a new order at each start, a number is a fixed seed. */
+  shuffleKeys?: boolean | number
 }
 
 /** A dsh-tools-mcp server entry (`command`, `args`, `env`) that runs the test server with this behaviour. */
@@ -37,5 +39,6 @@ export function testServer(options: TestServerOptions, extra: Record<string, unk
   if (options.pageSize) env.MCP_TEST_PAGE_SIZE = String(options.pageSize)
   if (options.events) env.MCP_TEST_EVENTS = options.events
   if (options.fail) env.MCP_TEST_FAIL = options.fail
+  if (options.shuffleKeys !== undefined && options.shuffleKeys !== false) env.MCP_TEST_SHUFFLE_KEYS = options.shuffleKeys === true ? 'random' : String(options.shuffleKeys)
   return { command: process.execPath, args: [TEST_SERVER], env, ...extra }
 }

@@ -5,6 +5,9 @@
 //   MCP_TEST_PAGE_SIZE  tools per tools/list page (default: all on one page)
 //   MCP_TEST_EVENTS     file that gets one JSON line per event: start (with pid), call, cancelled
 //   MCP_TEST_FAIL       print this to stderr and exit 3 at once (a server that cannot start)
+//   MCP_TEST_SHUFFLE_KEYS  any value: the object keys of every inputSchema in a new random order at each
+//                       start, at every depth (arrays keep theirs), like a server iterating a hash map;
+//                       a number is the seed (same seed, same order), otherwise each start draws one
 // A tool in a list: { name, description?, inputSchema?, reply?: CallToolResult, delayMs?, exit? }.
 // `exit: true` makes a call kill the server (a crash); `delayMs` holds the answer (cancellable).
 import { appendFileSync } from 'node:fs'
@@ -25,13 +28,46 @@ const record = (event) => {
 }
 const tools = () => phases[Math.min(phase, phases.length - 1)]
 
+const shuffleSeed = env.MCP_TEST_SHUFFLE_KEYS === undefined ? undefined
+  : Number.isInteger(Number(env.MCP_TEST_SHUFFLE_KEYS)) && env.MCP_TEST_SHUFFLE_KEYS !== '' ? Number(env.MCP_TEST_SHUFFLE_KEYS) >>> 0
+  : Math.floor(Math.random() * 2 ** 32)
+/** mulberry32: a small seeded generator, so one seed always gives one order. */
+function generator(seed) {
+  let state = seed
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
+/** A copy of a JSON value with its object keys permuted at every depth. */
+function shuffleKeys(value, random) {
+  if (Array.isArray(value)) return value.map((item) => shuffleKeys(item, random))
+  if (value === null || typeof value !== 'object') return value
+  const entries = Object.entries(value)
+  for (let index = entries.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1))
+    ;[entries[index], entries[other]] = [entries[other], entries[index]]
+  }
+  const copy = {}
+  for (const [key, member] of entries) Object.defineProperty(copy, key, { value: shuffleKeys(member, random), enumerable: true, writable: true, configurable: true })
+  return copy
+}
+// one permutation per start: the seed restarts for each answer, so relists within a run agree
+const schemaOf = (tool) => {
+  const schema = tool.inputSchema ?? { type: 'object', properties: {} }
+  return shuffleSeed === undefined ? schema : shuffleKeys(schema, generator(shuffleSeed))
+}
+
 const server = new Server({ name: 'dsh-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
 
 server.setRequestHandler(ListToolsRequestSchema, async (request) => {
   const all = tools().map((tool) => ({
     name: tool.name,
     ...tool.description === undefined ? {} : { description: tool.description },
-    inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+    inputSchema: schemaOf(tool),
   }))
   if (!pageSize) return { tools: all }
   const start = Number(request.params?.cursor ?? 0)
@@ -65,4 +101,4 @@ process.on('SIGUSR1', () => {
 
 await new Promise((resolve) => setTimeout(resolve, Number(env.MCP_TEST_DELAY_MS ?? 0)))
 await server.connect(new StdioServerTransport())
-record({ event: 'start' })
+record({ event: 'start', ...shuffleSeed === undefined ? {} : { shuffleSeed } })

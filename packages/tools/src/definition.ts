@@ -129,8 +129,9 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${describeValue(name)} timeoutMs`, 'INVALID_TOOL')
 
   const parameters = checkParameters(name, definition.parameters)
-  // Deep-frozen already, so the system prompt keeps this very object as its snapshot.
-  const schema = snapshotSchema(Object.freeze({ name, description, parameters }), `tool ${describeValue(name)}`)
+  // In the author's key order (the system prompt's schemaKeyOrder decides the model-facing order, once per
+  // object), and deep-frozen already, so the registered-order snapshot is this very object.
+  const schema = snapshotSchema(Object.freeze({ name, description, parameters }), `tool ${describeValue(name)}`, 'registered')
   const check = validators.lazy(schema.parameters)
   // Listed field by field: a class-based tool keeps execute on its prototype, where a spread would miss it.
   const copy: ExecutableTool = { name, description, parameters: schema.parameters, execute: execute.bind(definition) }

@@ -5,17 +5,21 @@ import { CORE_TOOL_NAMES } from './tools.ts'
 
 /** One full run of the session: which wire, which tool order, which tool-update mode. */
 export interface Configuration {
-  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history' | 'mcp_registration_order' | 'mcp_canonical' | 'compaction'
+  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history' | 'deepseek_addition_only' | 'mcp_registration_order' | 'mcp_canonical' | 'mcp_key_shuffle_registered' | 'mcp_key_shuffle' | 'compaction'
   /** What it stands for, for tables and the chart legend. */
   label: string
   wire: Wire
   /** Baseline only: reorder tools by registration in this process (a harness without canonical order). */
   registrationOrder?: boolean
   toolOrder?: string[]
-  /** Tool-update mode of the model on the Messages route. */
+  /** Tool-update mode of the model on the Messages and DeepSeek routes. */
   toolUpdate?: ToolUpdateMode
   /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
   source?: 'static' | 'mcp'
+  /** MCP only: each server lists its schemas with object keys in a new order at every start. */
+  shuffleKeys?: boolean
+  /** The system prompt's `schemaKeyOrder` (canonical when unset). */
+  schemaKeyOrder?: 'canonical' | 'registered'
   /** The model's context window in tokens; with it the loop compacts at `COMPACT_AT` of it. */
   contextWindow?: number
 }
@@ -36,7 +40,10 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
   { key: 'addition_only', label: 'messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only' },
   { key: 'in_history', label: 'messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history' },
+  { key: 'deepseek_addition_only', label: 'deepseek chat completions, toolUpdate addition-only', wire: 'deepseek', toolUpdate: 'addition-only' },
   { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
   { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
+  { key: 'mcp_key_shuffle_registered', label: 'MCP servers shuffling schema keys, registered key order (baseline), chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, schemaKeyOrder: 'registered' },
+  { key: 'mcp_key_shuffle', label: 'MCP servers shuffling schema keys, canonical key order, chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true },
   { key: 'compaction', label: `canonical order, chat completions, ${SMALL_WINDOW}-token window`, wire: 'chat-completions', contextWindow: SMALL_WINDOW },
 ]

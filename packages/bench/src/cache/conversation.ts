@@ -50,7 +50,10 @@ export async function runConfiguration(configuration: Configuration, seed: numbe
       const groups = added.length ? [...TOOL_GROUPS, { id: ADDED_GROUP_ID, tools: added }] : TOOL_GROUPS
       let life: Lifetime
       if (mcp) {
-        life = await bootMcp(configuration, emulator.origin, root, groups, groups.map(() => Math.floor(random() * MCP_MAX_DELAY_MS)))
+        const delays = groups.map(() => Math.floor(random() * MCP_MAX_DELAY_MS))
+        // a seed per server and start, drawn only here so the other configurations keep their stream
+        const seeds = configuration.shuffleKeys ? groups.map(() => Math.floor(random() * 2 ** 32)) : undefined
+        life = await bootMcp(configuration, emulator.origin, root, groups, delays, seeds)
       } else {
         const order = shuffle(groups.flatMap((group) => group.tools.map((tool) => tool.name)), random)
         const later = ADDITIONS.filter((addition) => addition.turn >= first && addition.turn <= last).map((addition) => addition.tool)

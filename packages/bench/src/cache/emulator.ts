@@ -22,12 +22,16 @@ export interface LedgerEntry {
 
 const ROUTES: Record<string, { wire: Wire; read: typeof readChatRequest; stream: typeof chatStream }> = {
   '/v1/chat/completions': { wire: 'chat-completions', read: readChatRequest, stream: chatStream },
+  '/deepseek/v1/chat/completions': {
+    wire: 'deepseek', read: (body, headers, models) => readChatRequest(body, headers, models, true), stream: chatStream,
+  },
   '/v1/messages': { wire: 'messages', read: readMessagesRequest, stream: messagesStream },
 }
 
 /**
- * A loopback provider with a prefix cache, speaking Chat Completions (`<origin>/v1/chat/completions`)
- * and Messages (`<origin>/v1/messages`). It serves one conversation: each request is rendered as the
+ * A loopback provider with a prefix cache, speaking Chat Completions (`<origin>/v1/chat/completions`),
+ * DeepSeek's Chat Completions with tool-update blocks (`<origin>/deepseek/v1/chat/completions`) and
+ * Messages (`<origin>/v1/messages`). It serves one conversation: each request is rendered as the
  * model sees it, checked against the wire protocol, looked up in the prefix cache and answered as the
  * offline `scripted-echo` model would, with the cache read in the usage.
  */

@@ -1,7 +1,7 @@
 import type { RenderedPrompt } from './prompt.ts'
 
-/** The two wire formats the emulator speaks. */
-export type Wire = 'chat-completions' | 'messages'
+/** The wire formats the emulator speaks; `deepseek` is Chat Completions with tool-update blocks. */
+export type Wire = 'chat-completions' | 'deepseek' | 'messages'
 
 /**
  * Characters of `previous` that an ideal harness keeps as the prefix of the next request of the same
@@ -14,7 +14,8 @@ export type Wire = 'chat-completions' | 'messages'
  * and append the new ones after them: the ideal is the previous prompt up to its first tool that was
  * removed, or, when tools were only added, up to the end of its tool declarations. The Messages wire
  * announces additions and removals in history (`tool_addition` / `tool_removal`), so there a tool
- * change never shrinks the ideal.
+ * change never shrinks the ideal; neither does DeepSeek's Chat Completions route, which takes the same
+ * blocks in system-role messages.
  */
 export function idealPrefixChars(previous: RenderedPrompt | undefined, current: RenderedPrompt, wire: Wire): number {
   if (!previous) return 0

@@ -6,6 +6,7 @@ import OpenAIProvider from 'dsh-llm-openai'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
 import { COMPACT_AT, type Configuration } from './configurations.ts'
+import { watchReconstruction } from './reconstruction.ts'
 import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
 
@@ -92,12 +93,16 @@ export async function startProcess(configuration: Configuration, origin: string,
   await load(AgentSpine, {
     persist: true, persistenceRoot: root, scripted: false, model: MODEL, persona: PERSONA, cwd: CWD,
     ...configuration.toolOrder && { toolOrder: configuration.toolOrder },
+    ...configuration.schemaKeyOrder && { schemaKeyOrder: configuration.schemaKeyOrder },
     ...configuration.contextWindow && { compactAt: COMPACT_AT },
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
+  watchReconstruction(ctx, SESSION)
   if (configuration.wire === 'chat-completions') {
     const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
     await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
+  } else if (configuration.wire === 'deepseek') {
+    await load(OpenAIProvider, { baseURL: `${origin}/deepseek/v1`, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
   } else {
     await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
   }

@@ -23,16 +23,20 @@ export function mcpName(groups: readonly ToolGroup[], tool: string): string {
 /**
  * Boots one process whose tools come from real MCP servers: one `testing/test-server.mjs` child per group,
  * all started at once by `dsh-tools-mcp`, each after its own real `delays[i]` ms, so they answer (and
- * register) in an order that differs from boot to boot. The plugin's startup waits for every first list.
+ * register) in an order that differs from boot to boot. With `shuffleSeeds`, each server lists its schemas
+ * with object keys permuted by its seed. The plugin's startup waits for every first list.
  */
-export async function bootMcp(configuration: Configuration, origin: string, root: string, groups: ToolGroup[], delays: number[]): Promise<Lifetime> {
+export async function bootMcp(
+  configuration: Configuration, origin: string, root: string, groups: ToolGroup[], delays: number[], shuffleSeeds?: number[],
+): Promise<Lifetime> {
   const { ctx, load, fibers } = await startProcess(configuration, origin, root)
   const registered: string[] = []
   const stopRecording = ctx.on('tools/change', ({ action, name }) => { if (action === 'register') registered.push(name) })
   const servers: Record<string, unknown> = {}
   groups.forEach((group, index) => {
     // a generous startup timeout: this measures order, not how long a busy machine takes to start a process
-    servers[group.id] = testServer({ tools: group.tools.map(serverTool), delayMs: delays[index] }, { startupTimeoutMs: 120_000 })
+    const shuffleKeys = shuffleSeeds?.[index]
+    servers[group.id] = testServer({ tools: group.tools.map(serverTool), delayMs: delays[index], ...shuffleKeys !== undefined && { shuffleKeys } }, { startupTimeoutMs: 120_000 })
   })
   await load(ToolsMcp, { servers })
   stopRecording()

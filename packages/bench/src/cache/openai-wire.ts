@@ -1,11 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http'
+import { DEFAULT_TOOL_UPDATE_BETA, DEFAULT_TOOL_UPDATE_BETA_HEADER } from 'dsh-llm-openai'
 import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
+
+const TOOL_KEYS = ['type', 'function', 'defer_loading']
 
 /**
  * Checks a Chat Completions request the way `dsh-llm-openai` must send it and renders what the model
- * sees: the tools array first, then every message, the system message included.
+ * sees: the tools array first, then every message, the system message included. With `toolUpdates`
+ * (DeepSeek's route, seed 002) the endpoint also takes `defer_loading` declarations, which are not
+ * rendered up front, and system-role messages of `tool_addition` / `tool_removal` blocks, rendered at
+ * their place in history; the beta header must come exactly with such blocks. Without it both are refused.
  */
-export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[]): ReadRequest {
+export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[], toolUpdates = false): ReadRequest {
   const problems: string[] = []
   const problem = (message: string) => problems.push(`chat completions: ${message}`)
   const writer = new PromptWriter()
@@ -20,6 +26,7 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   if (body.stream_options?.include_usage !== true) problem('stream_options.include_usage is not true (no usage would be reported)')
 
   const declared: string[] = []
+  const deferred = new Map<string, string>()
   if (body.tools !== undefined) {
     if (!Array.isArray(body.tools) || body.tools.length === 0) problem('tools is present but not a non-empty array')
     for (const [index, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
@@ -28,11 +35,18 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
         problem(`tools[${index}] is not { type: 'function', function: { name, description, parameters } }`)
         continue
       }
+      const extra = Object.keys(tool).filter((key) => !TOOL_KEYS.includes(key))
+      if (extra.length) problem(`tools[${index}] has unknown keys ${extra.join(', ')}`)
+      if (tool.defer_loading !== undefined && (!toolUpdates || tool.defer_loading !== true)) {
+        problem(`tools[${index}].defer_loading ${toolUpdates ? 'is not true' : 'on an endpoint without tool updates'}`)
+      }
       if (declared.includes(fn.name)) problem(`tool ${JSON.stringify(fn.name)} is declared twice`)
       declared.push(fn.name)
-      writer.tool(fn.name, fn)
+      if (tool.defer_loading === true) deferred.set(fn.name, JSON.stringify(fn))
+      else writer.tool(fn.name, fn)
     }
   }
+  let updates = 0
 
   const messages: unknown[] = Array.isArray(body.messages) ? body.messages : []
   if (messages.length === 0) problem('messages is not a non-empty array')
@@ -44,6 +58,10 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
     if (message.role !== 'tool' && pending.size) problem(`${where} (${message.role}) comes before the results of tool calls ${[...pending].join(', ')}`)
     switch (message.role) {
       case 'system':
+        if (toolUpdates && Array.isArray(message.content)) {
+          updates++
+          return readUpdateBlocks(message.content, where, deferred, writer, problem)
+        }
         if (index !== 0) problem(`${where}: a system message after the first message`)
         if (typeof message.content !== 'string') problem(`${where}: system content is not a string`)
         writer.write(`<|system|>\n${message.content}\n<|end|>\n`)
@@ -88,9 +106,31 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
     }
   })
   if (pending.size) problem(`the request ends before the results of tool calls ${[...pending].join(', ')}`)
-  const last = messages.at(-1) as { role?: string } | undefined
+  // A tool-update message announces tools; the request still answers the message before it.
+  const last = messages.findLast((message: any) => !(toolUpdates && message?.role === 'system' && Array.isArray(message.content))) as { role?: string } | undefined
   if (last && last.role !== 'user' && last.role !== 'tool') problem(`the last message is ${JSON.stringify(last.role)}, so there is nothing to answer`)
+  const beta = headers[DEFAULT_TOOL_UPDATE_BETA_HEADER]
+  if (updates && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without ${DEFAULT_TOOL_UPDATE_BETA_HEADER}: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
+  if (!updates && beta !== undefined) problem(`${DEFAULT_TOOL_UPDATE_BETA_HEADER} ${JSON.stringify(beta)} on a request without tool-update blocks`)
   return { problems, prompt: writer.finish(declared), turns }
+}
+
+/** Renders a system message of tool-update blocks; an addition must announce a deferred declaration. */
+function readUpdateBlocks(content: unknown[], where: string, deferred: Map<string, string>, writer: PromptWriter, problem: (message: string) => void) {
+  if (content.length === 0) return problem(`${where}: a system message without tool-update blocks`)
+  for (const block of content as any[]) {
+    if (block?.type === 'tool_addition') {
+      const announced = isObject(block.tool) ? JSON.stringify(block.tool) : undefined
+      if (!announced || deferred.get(block.tool.name) !== announced) {
+        problem(`${where}: tool_addition of ${JSON.stringify(block.tool?.name)}, which is not declared deferred with that definition`)
+      }
+      writer.write(`<tool_addition>${announced}</tool_addition>\n`)
+    } else if (block?.type === 'tool_removal' && typeof block.name === 'string') {
+      writer.write(`<tool_removal>${block.name}</tool_removal>\n`)
+    } else {
+      problem(`${where}: a system message may carry only tool_addition and tool_removal blocks, got ${JSON.stringify(block?.type)}`)
+    }
+  }
 }
 
 /** The reply as a Chat Completions event stream: deltas, a finish chunk, a usage chunk, `[DONE]`. */

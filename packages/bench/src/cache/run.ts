@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { renderChart, type Series } from './chart.ts'
 import { CONFIGURATIONS } from './configurations.ts'
 import { runConfiguration, type ConfigurationRun } from './conversation.ts'
+import { reconstruction } from './reconstruction.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { TARGETS, compactionMetrics, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
 
@@ -22,6 +23,8 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   in_history: { color: '#8c564b', dash: '3 3' },
   mcp_registration_order: { color: '#e377c2', dash: '6 2' },
   mcp_canonical: { color: '#17becf', dash: '1 3' },
+  mcp_key_shuffle_registered: { color: '#bcbd22', dash: '4 2' },
+  mcp_key_shuffle: { color: '#7f7f7f', dash: '2 2' },
   compaction: { color: '#9467bd', dash: '6 2 2 2' },
 }
 
@@ -38,7 +41,12 @@ for (const configuration of CONFIGURATIONS) {
 
 const results: Record<string, number> = {}
 for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary))
-const problems = runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`))
+const problems = [
+  ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
+  ...reconstruction.mismatches,
+]
+results.cache_reconstructed_requests = reconstruction.checked
+results.cache_reconstruction_mismatches = reconstruction.mismatches.length
 results.cache_requests = runs[0]?.summary.requests ?? 0
 results.cache_protocol_problems = problems.length
 
@@ -68,7 +76,7 @@ if (json) {
   process.stdout.write(JSON.stringify(results) + '\n')
 } else {
   const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
-  const widths = [23, 18, 9, 9, 7, 14, 13]
+  const widths = [26, 18, 9, 9, 7, 14, 13]
   const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
   console.log(row(header))
   for (const { run, summary } of runs) {
@@ -76,7 +84,7 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart]))
   }
   console.log()
-  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without']) {
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches']) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }
   for (const target of TARGETS) {

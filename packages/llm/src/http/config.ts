@@ -10,9 +10,21 @@ export interface HttpEndpointConfig {
 /** How an HTTP adapter's requests travel: SDK retries, timeout, extra headers. */
 export interface HttpTransportConfig {
   maxRetries: number
+  /** Until the response headers arrive; `DEFAULT_TIMEOUT_MS` when omitted. */
   timeoutMs?: number
+  /** Between two streamed events once the response has started; `DEFAULT_IDLE_TIMEOUT_MS` when omitted. */
+  idleTimeoutMs?: number
   headers: Record<string, string>
 }
+
+/** How long a request may wait for the response headers (a streaming server sends them at once). */
+export const DEFAULT_TIMEOUT_MS = 120_000
+
+/**
+ * How long a started stream may stay silent between two events before the request is abandoned. Long,
+ * because some reasoning models think without streaming anything; a dead server still ends the turn.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000
 
 /** An adapter's own defaults for the endpoint keys. */
 export interface HttpEndpointDefaults {
@@ -27,7 +39,7 @@ export function httpEndpointSchema(defaults: HttpEndpointDefaults): { baseURL: S
   return {
     baseURL: Schema.string().default(defaults.baseURL).description(defaults.baseURLDescription),
     apiKeyEnv: Schema.string().default(defaults.apiKeyEnv)
-      .description('NAME of the environment variable that holds the API key; read at the first request.'),
+      .description('NAME of the environment variable that holds the API key; an unset or empty variable fails the plugin start.'),
   }
 }
 
@@ -35,12 +47,15 @@ export function httpEndpointSchema(defaults: HttpEndpointDefaults): { baseURL: S
 export function httpTransportSchema(): {
   maxRetries: Schema<number>
   timeoutMs: Schema<number | undefined>
+  idleTimeoutMs: Schema<number | undefined>
   headers: Schema<Record<string, string>>
 } {
   return {
     maxRetries: Schema.natural().default(0).description('Retries the SDK makes on 408/409/429/5xx and connection errors.'),
-    timeoutMs: Schema.union([Schema.number().min(1), Schema.const(undefined)])
-      .description('Per-request timeout in milliseconds; omitted means the SDK default (10 minutes).'),
+    timeoutMs: Schema.number().min(1).default(DEFAULT_TIMEOUT_MS)
+      .description('Milliseconds to wait for the response headers (per attempt); default 120 s.'),
+    idleTimeoutMs: Schema.number().min(1).default(DEFAULT_IDLE_TIMEOUT_MS)
+      .description('Milliseconds a started stream may stay silent between two events before the request fails; default 300 s.'),
     headers: Schema.dict(Schema.string()).default({}).description('Extra HTTP headers sent with every request (no credentials).'),
   }
 }
@@ -76,6 +91,9 @@ export function checkHttpTransport(config: HttpTransportConfig, invalid: (messag
   }
   if (config.timeoutMs !== undefined && !(typeof config.timeoutMs === 'number' && config.timeoutMs >= 1)) {
     throw invalid(`timeoutMs must be a number of milliseconds >= 1, got ${quote(config.timeoutMs)}`)
+  }
+  if (config.idleTimeoutMs !== undefined && !(typeof config.idleTimeoutMs === 'number' && config.idleTimeoutMs >= 1)) {
+    throw invalid(`idleTimeoutMs must be a number of milliseconds >= 1, got ${quote(config.idleTimeoutMs)}`)
   }
   for (const [name, value] of Object.entries(config.headers)) {
     if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) {

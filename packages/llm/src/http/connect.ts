@@ -38,3 +38,19 @@ export function lazyConnection<C>(
     return { client, site: { url, model, apiKey, ...timeoutMs !== undefined && { timeoutMs } } }
   }
 }
+
+/**
+ * Fails the plugin's start when the variable `apiKeyEnv` names is unset or empty, so a missing key stops
+ * the boot (one line naming the variable, the entry and its models) instead of the first turn.
+ */
+export function requireApiKey(
+  apiKeyEnv: string,
+  options: { owner: string; models: readonly string[]; AdapterError: new (code: HttpAdapterErrorCode, message: string) => Error },
+): void {
+  const value = process.env[apiKeyEnv]
+  if (value) return
+  const state = value === undefined ? 'is not set' : 'is empty'
+  const models = options.models.join(', ')
+  throw new options.AdapterError('MISSING_API_KEY',
+    `environment variable ${apiKeyEnv} ${state} (needed by ${options.owner} for ${options.models.length === 1 ? 'model' : 'models'} ${models}); export it, or disable this entry`)
+}

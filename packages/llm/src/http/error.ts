@@ -4,6 +4,7 @@ export type HttpAdapterErrorCode =
   | 'MISSING_API_KEY'
   | 'HTTP_ERROR'
   | 'CONNECTION_ERROR'
+  | 'STREAM_STALLED'
   | 'MALFORMED_STREAM'
   | 'TRUNCATED_STREAM'
   | 'INVALID_TOOL_CALL'

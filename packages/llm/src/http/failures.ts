@@ -45,6 +45,8 @@ export interface FailureMapper<E extends HttpAdapterError> {
   streamFailure(error: unknown, site: RequestSite, received: number, signal?: AbortSignal): E
   /** The error a request ends with once its abort signal fired. */
   cancelled(site: RequestSite): E
+  /** The error a started stream ends with when it stayed silent for `idleMs`; `received` counts the units read. */
+  stalled(site: RequestSite, received: number, idleMs: number): E
 }
 
 const MAX_PROVIDER_MESSAGE = 500
@@ -62,6 +64,8 @@ export function failureMapper<E extends HttpAdapterError, A extends SdkApiError>
 
   return {
     cancelled,
+    stalled: (site, received, idleMs) => build('STREAM_STALLED',
+      `no data from ${site.url} for model "${site.model}" for ${idleMs} ms after ${received} ${unit} (idleTimeoutMs); the request was abandoned`, site),
     requestFailure(error, site, signal) {
       if (signal?.aborted || error instanceof sdk.APIUserAbortError) return cancelled(site)
       if (error instanceof sdk.APIConnectionTimeoutError) {
@@ -84,7 +88,9 @@ export function failureMapper<E extends HttpAdapterError, A extends SdkApiError>
       return build('CONNECTION_ERROR', `request to ${site.url} for model "${site.model}" failed: ${describeCause(error)}`, site)
     },
     streamFailure(error, site, received, signal) {
-      if (signal?.aborted || error instanceof sdk.APIUserAbortError) return cancelled(site)
+      if (signal?.aborted) return cancelled(site)
+      if (error instanceof AdapterError && error.code === 'STREAM_STALLED') return error
+      if (error instanceof sdk.APIUserAbortError) return cancelled(site)
       if (error instanceof AdapterError) {
         return build(error.code, `response from ${site.url} for model "${site.model}" is unusable: ${error.message}`, site)
       }

@@ -2,13 +2,16 @@
 export {
   checkHttpEndpoint,
   checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   httpEndpointSchema,
   httpTransportSchema,
   type HttpEndpointConfig,
   type HttpEndpointDefaults,
   type HttpTransportConfig,
 } from './config.ts'
-export { lazyConnection, type LazyConnectionOptions } from './connect.ts'
+export { lazyConnection, requireApiKey, type LazyConnectionOptions } from './connect.ts'
+export { withIdleTimeout } from './idle-timeout.ts'
 export { HttpAdapterError, type HttpAdapterErrorCode, type HttpAdapterErrorDetails } from './error.ts'
 export {
   failureMapper,

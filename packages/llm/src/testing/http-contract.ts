@@ -9,6 +9,7 @@ import { startLoopback, type Loopback, type LoopbackHandler } from './loopback.t
 import { startLoopbackAdapter } from './loopback-adapter.ts'
 import { configRefusal, loadWithLlm } from './plugin.ts'
 import { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
+import { idleTimeoutCases } from './timeouts.ts'
 
 /** A scripted provider failure: the words the provider says and how the adapter's message shows them. */
 export interface WireFailure {
@@ -34,6 +35,8 @@ export interface HttpWire {
   httpError(status: number, message: string, headers?: Record<string, string>): WireFailure
   /** Stream frames (SSE text) that open a reply and carry `texts` as text deltas, with how many units they are. */
   textFrames(texts: string[]): { frames: string; count: number }
+  /** Stream frames that end a text reply `textFrames` opened (stop reason, end of message). */
+  endFrames: string
   /** A stream body whose one well-formed unit is followed by a malformed event. */
   malformedBody: string
   /** A complete-looking stream that never says it finished. */
@@ -63,8 +66,8 @@ const MODEL = 'test-model'
 
 /**
  * The failure cases every HTTP adapter shares: key handling, HTTP errors with retry-after, resets,
- * malformed events, truncation, bad tool calls, provider error events, cancellation, timeouts and key
- * redaction. Each adapter runs it once with its wire format and keeps only its own cases.
+ * malformed events, truncation, bad tool calls, provider error events, cancellation, header and idle
+ * timeouts and key redaction. Each adapter runs it once with its wire format and keeps only its own cases.
  */
 export function httpAdapterContract(name: string, wire: HttpWire): void {
   const setup = (handler: LoopbackHandler, config: object = {}) => startLoopbackAdapter(wire.plugin, handler, wire.key(), (server, apiKeyEnv) => ({
@@ -167,45 +170,34 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
     })
 
     describe('API key', () => {
-      it('fails with a message naming the variable and sends no request when it is not set', async () => {
-        const server = await startLoopback((_, res) => wire.reply(res, 'never'))
-        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, 'DSH_TEST_SURELY_UNSET_KEY', ['deepseek-chat']), baseURL: server.origin })
+      it('refuses to start when the variable is not set, naming it and the models', async () => {
+        const message = await configRefusal(wire.plugin, { apiKeyEnv: 'DSH_TEST_SURELY_UNSET_KEY', models: ['deepseek-chat', 'other'] })
+        expect(message).toBe(`environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by ${wire.packageName} for models deepseek-chat, other); export it, or disable this entry`)
+      })
+
+      it('refuses to start when the variable is set but empty', async () => {
+        const variable = `DSH_TEST_EMPTY_KEY_${wire.unit.toUpperCase()}`
+        process.env[variable] = ''
         try {
-          const error = await streamError(ctx, sampleRequest({ model: 'deepseek-chat' }))
-          expect(error.message).toContain(`environment variable DSH_TEST_SURELY_UNSET_KEY is not set (needed by ${wire.packageName} for model deepseek-chat)`)
+          const message = await configRefusal(wire.plugin, { apiKeyEnv: variable, models: ['m'] })
+          expect(message).toContain(`environment variable ${variable} is empty (needed by ${wire.packageName} for model m)`)
+        } finally {
+          delete process.env[variable]
+        }
+      })
+
+      it('fails a request before sending anything when the variable is removed after the start', async () => {
+        const server = await startLoopback((_, res) => wire.reply(res, 'never'))
+        const variable = `DSH_TEST_VANISHING_KEY_${wire.unit.toUpperCase()}`
+        process.env[variable] = 'sk-vanishing'
+        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, variable, ['m']), baseURL: server.origin })
+        delete process.env[variable]
+        try {
+          const error = await streamError(ctx, sampleRequest({ model: 'm' }))
+          expect(error.message).toContain(`environment variable ${variable} is not set (needed by ${wire.packageName} for model m)`)
           expect(cause(error).code).toBe('MISSING_API_KEY')
           expect(server.requests).toHaveLength(0)
         } finally {
-          await server.close()
-        }
-      })
-
-      it('reads the key at the first request, not when the plugin loads', async () => {
-        const server = await startLoopback((_, res) => wire.reply(res, 'ok'))
-        const variable = `DSH_TEST_LATE_KEY_${wire.unit.toUpperCase()}`
-        delete process.env[variable]
-        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, variable, ['m']), baseURL: server.origin })
-        process.env[variable] = 'sk-late-key'
-        try {
-          await drainStream(ctx, sampleRequest({ model: 'm' }))
-          expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-late-key')
-        } finally {
-          delete process.env[variable]
-          await server.close()
-        }
-      })
-
-      it('says when the variable is set but empty', async () => {
-        const server = await startLoopback((_, res) => wire.reply(res, 'never'))
-        const variable = `DSH_TEST_EMPTY_KEY_${wire.unit.toUpperCase()}`
-        process.env[variable] = ''
-        const { ctx } = await loadWithLlm(wire.plugin, { ...wire.config(server, variable, ['m']), baseURL: server.origin })
-        try {
-          const error = await streamError(ctx, sampleRequest({ model: 'm' }))
-          expect(error.message).toContain(`environment variable ${variable} is empty`)
-          expect(server.requests).toHaveLength(0)
-        } finally {
-          delete process.env[variable]
           await server.close()
         }
       })
@@ -391,5 +383,7 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
         }
       })
     })
+
+    idleTimeoutCases(wire, setup)
   })
 }

@@ -1,0 +1,30 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk'
+import type { SessionEvent } from 'dsh-session'
+import { toSessionUpdate } from './updates.ts'
+
+/**
+ * The `session/update`s that show a stored conversation to a client that loads it (`session/load`): user
+ * messages, the model's text, each tool call with its final status and output, in log order. Request
+ * headers, tool-list changes and compactions are the model's context, not the conversation, and are left out.
+ */
+export function replayUpdates(events: readonly SessionEvent[]): SessionUpdate[] {
+  const updates: (SessionUpdate | undefined)[] = []
+  for (const event of events) {
+    const data = event.data as Record<string, any>
+    switch (event.type) {
+      case 'user/message':
+        updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: data.text } })
+        break
+      case 'assistant/message':
+        if (data.text) updates.push(toSessionUpdate({ type: 'text', turn: data.turn, step: data.step, delta: data.text } as never))
+        break
+      case 'tool/call':
+        updates.push(toSessionUpdate({ type: 'tool-call', turn: data.turn, step: data.step, id: data.id, name: data.name, arguments: data.arguments } as never))
+        break
+      case 'tool/result':
+        updates.push(toSessionUpdate({ type: 'tool-result', turn: data.turn, step: data.step, id: data.id, name: data.name, output: data.output, isError: data.isError } as never))
+        break
+    }
+  }
+  return updates.filter((update): update is SessionUpdate => update !== undefined)
+}

@@ -1,0 +1,36 @@
+import type { Agent } from 'dsh-agent-loop'
+import { BootError, displayPath, oneLine, type BootedApp } from 'dsh-app-boot'
+import { Config, type StdioDemo } from './plugin.ts'
+import type { SessionChoice } from './usage.ts'
+
+/** The session id the choice names, or undefined for a new session; an unknown id is one clear line. */
+async function chosenSession(demo: StdioDemo, choice: SessionChoice): Promise<string | undefined> {
+  if (choice.kind === 'new') return undefined
+  const stored = await demo.storedSessions()
+  if (choice.kind === 'continue') {
+    if (!stored.length) throw new BootError('INVALID_OPTION', '--continue: there is no stored session yet; run without it to start one')
+    return stored[0]!.id
+  }
+  if (!stored.some((summary) => summary.id === choice.id)) {
+    throw new BootError('INVALID_OPTION', `--resume: no stored session ${JSON.stringify(choice.id)}; --sessions lists the ${stored.length} there are`)
+  }
+  return choice.id
+}
+
+/**
+ * The front door's agent, on a new session or the chosen stored one. Its session is the first thing that
+ * touches `persistenceRoot`, so a root that is not a usable folder fails here: reported like any other
+ * boot failure, one line naming the file and the entry, after the app is disposed.
+ */
+export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, choice: SessionChoice = { kind: 'new' }): Promise<Agent> {
+  try {
+    return await demo.createAgent(await chosenSession(demo, choice))
+  } catch (error) {
+    await app.dispose()
+    if (error instanceof BootError) throw error
+    const entry = app.entries.find((item) => !item.disabled && item.fiber?.runtime?.Config === Config)
+    const where = entry ? `entry "${entry.id}" (dsh-stdio-demo)` : 'dsh-stdio-demo'
+    const message = oneLine(error instanceof Error ? error.message : String(error))
+    throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (persistenceRoot "${demo.config.persistenceRoot}"): ${message}`)
+  }
+}

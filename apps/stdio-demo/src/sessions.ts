@@ -1,0 +1,47 @@
+import type { SessionStoreApi } from 'dsh-session'
+
+/** One stored session as `--sessions` lists it. */
+export interface SessionSummary {
+  id: string
+  /** Time of the session's last event (ISO), or undefined for a session without events. */
+  lastTime: string | undefined
+  /** The first user message, or undefined when the session has no turn. */
+  firstPrompt: string | undefined
+  turns: number
+}
+
+/** Reads every stored session and summarizes it, most recent first (ties in id order). */
+export async function summarizeSessions(store: SessionStoreApi): Promise<SessionSummary[]> {
+  const summaries: SessionSummary[] = []
+  for (const id of await store.list()) {
+    const open = store.get(id) !== undefined
+    const session = await store.open(id)
+    const events = session.events()
+    const first = events.find((event) => event.type === 'user/message')
+    summaries.push({
+      id,
+      lastTime: events.at(-1)?.time,
+      firstPrompt: first ? (first.data as { text: string }).text : undefined,
+      turns: events.filter((event) => event.type === 'turn/start').length,
+    })
+    // listing must not keep logs open that nobody else uses
+    if (!open) await store.close(id)
+  }
+  // ISO times sort as strings; a session without events goes last
+  return summaries.sort((a, b) => (b.lastTime ?? '').localeCompare(a.lastTime ?? '') || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/** The `--sessions` text: one line per session (id, last time, turns, first prompt), or a line saying there are none. */
+export function formatSessions(summaries: readonly SessionSummary[], where: string): string {
+  if (!summaries.length) return `no sessions in ${where}\n`
+  return summaries.map((summary) => {
+    const prompt = summary.firstPrompt === undefined ? '(no prompt)' : JSON.stringify(oneLine(summary.firstPrompt, 60))
+    const turns = `${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'}`
+    return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}\n`
+  }).join('')
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { run, writeApp } from './setup.ts'
+
+describe('hostile app files, through the executable', () => {
+  it('refuses a YAML alias bomb in one line, quickly', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]']
+    for (const [index, name] of [...'bcdefgh'].entries()) {
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(97 + index)}`).join(', ')}]`)
+    }
+    const { file } = await writeApp(`- id: app\n  name: dsh-stdio-demo\n  config:\n    bomb:\n${levels.map((line) => `      ${line}`).join('\n')}\n`)
+    const started = performance.now()
+    const result = await run([file], 'hello\n')
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: YAML aliases expand to more than 100 nodes; refusing the file (Excessive alias count indicates a resource exhaustion attack)\n`)
+  })
+
+  it('does not let a "__proto__" key switch off the unknown-key check', async () => {
+    const { file } = await writeApp('- id: app\n  name: dsh-stdio-demo\n  config:\n    persistenceRoot: ./sessions\n    __proto__: { model: x }\n    modle: scripted-echo\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toMatch(/^.*app\.yml: entry "app" \(dsh-stdio-demo\): invalid config: unknown key \$\.__proto__; valid keys: .*\n$/)
+  })
+
+  it('fails the boot when the API-key variable of a model entry is unset, naming the variable and the entry', async () => {
+    const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: deepseek-chat } }',
+      '- { id: deepseek, name: dsh-llm-openai, config: { baseURL: "http://127.0.0.1:9/v1", apiKeyEnv: DSH_TEST_UNSET_DEEPSEEK_KEY, models: [deepseek-chat] } }',
+    ].join('\n') + '\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: entry "deepseek" (dsh-llm-openai): failed to start: environment variable DSH_TEST_UNSET_DEEPSEEK_KEY is not set `
+      + '(needed by dsh-llm-openai for model deepseek-chat); export it, or disable this entry\n')
+  })
+})

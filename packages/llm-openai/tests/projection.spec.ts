@@ -1,0 +1,118 @@
+import type { ChatMessage, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-core'
+import type { GenerateOptions } from 'dsh-llm'
+import { drainStream, sampleTool } from 'dsh-llm/testing'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_TOOL_UPDATE_BETA, type OpenAIConfig } from '../src/index.ts'
+import { sendStream, textReply } from './emulator.ts'
+import { setup } from './setup.ts'
+
+const read = sampleTool('read')
+const write = sampleTool('write')
+const grep = { name: 'grep', description: 'Searches files.', parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] } }
+
+const MODELS: OpenAIConfig['models'] = ['deepseek-flash', { id: 'm-hist', toolUpdate: 'in-history' }, 'gpt-4o', { id: 'm-none', toolUpdate: 'none' }]
+
+function snapshot(start: number, declarations: ToolSchema[], updates: ToolHistoryUpdate[], headers: Record<number, ToolSchema[]>): ToolHistorySnapshot {
+  return {
+    sequenceStartSeq: start,
+    declarations,
+    updates,
+    resolve: (name, headerSeq) => headers[headerSeq]?.find((definition) => definition.name === name),
+  }
+}
+
+// A session: header 1 declares read, write; turn 2 adds grep (header 5, developer message 6).
+const user1: ChatMessage = { role: 'user', text: 'list the files' }
+const assistant1: ChatMessage = { role: 'assistant', text: 'a.txt, b.txt', toolCalls: [] }
+const user2: ChatMessage = { role: 'user', text: 'find TODOs' }
+const added: ChatMessage = { role: 'developer', source: 'tool-registry', added: ['grep'], removed: [], headerSeq: 5 }
+const addition: ToolHistoryUpdate = { seq: 6, added: ['grep'], removed: [], headerSeq: 5 }
+const headers = { 1: [read, write], 5: [read, write, grep] }
+const beforeAddition = (model: string): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write], messages: [user1],
+  toolHistory: snapshot(1, [read, write], [], headers),
+})
+const afterAddition = (model: string): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write, grep], messages: [user1, assistant1, user2, added],
+  toolHistory: snapshot(1, [read, write], [addition], headers),
+})
+const removed: ChatMessage = { role: 'developer', source: 'tool-registry', added: [], removed: ['grep'], headerSeq: 5 }
+const afterRemoval = (model: string): GenerateOptions => ({
+  model, system: 'You are a test.', tools: [read, write], messages: [user1, assistant1, user2, removed],
+  toolHistory: snapshot(1, [read, write, grep], [{ seq: 6, added: [], removed: ['grep'], headerSeq: 5 }], { 1: [read, write, grep], 5: [read, write] }),
+})
+
+async function run(config: Partial<OpenAIConfig>, ...requests: GenerateOptions[]) {
+  const h = await setup((_, res) => sendStream(res, textReply('ok')), { models: MODELS, ...config })
+  for (const options of requests) await drainStream(h.ctx, options)
+  await h.teardown()
+  return h.server.requests.map((recorded) => ({ raw: recorded.body, body: JSON.parse(recorded.body), headers: recorded.headers }))
+}
+
+/** The raw body up to the end of its messages array (everything before `],"tools"`). */
+function throughMessages(raw: string) {
+  const end = raw.indexOf('],"tools":')
+  expect(end).toBeGreaterThan(0)
+  return raw.slice(0, end)
+}
+
+const wireTool = (tool: ToolSchema) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })
+const blockMessages = (body: { messages: { role: string; content: unknown }[] }) => body.messages.filter((message) => message.role === 'system' && Array.isArray(message.content))
+
+describe('deepseek-flash (addition-only by default)', () => {
+  it('announces an addition in a system-role tool_addition block, defers its declaration and keeps the previous bytes', async () => {
+    const [first, second] = await run({}, beforeAddition('deepseek-flash'), afterAddition('deepseek-flash'))
+    expect(first.headers['anthropic-beta']).toBeUndefined()
+    expect(blockMessages(first.body)).toEqual([])
+
+    expect(second.body.tools).toEqual([wireTool(read), wireTool(write), { ...wireTool(grep), defer_loading: true }])
+    expect(second.body.messages.at(-1)).toEqual({
+      role: 'system',
+      content: [{ type: 'tool_addition', tool: { name: 'grep', description: grep.description, parameters: grep.parameters } }],
+    })
+    expect(second.headers['anthropic-beta']).toBe(DEFAULT_TOOL_UPDATE_BETA)
+
+    // Messages: the first request's are a byte prefix of the second's. Tools: the deferred declaration
+    // is the only new byte, appended after the first request's declarations.
+    expect(second.raw.startsWith(throughMessages(first.raw))).toBe(true)
+    expect(second.raw[throughMessages(first.raw).length]).toBe(',')
+    const deferred = `,${JSON.stringify(second.body.tools[2])}`
+    expect(second.raw.split(deferred)).toHaveLength(2)
+    const tail = (raw: string) => raw.slice(throughMessages(raw).length)
+    expect(tail(second.raw.replace(deferred, ''))).toBe(tail(first.raw))
+  })
+
+  it('drops a removed tool without a block and without the beta header', async () => {
+    const [only] = await run({}, afterRemoval('deepseek-flash'))
+    expect(only.body.tools).toEqual([wireTool(read), wireTool(write)])
+    expect(blockMessages(only.body)).toEqual([])
+    expect(only.headers['anthropic-beta']).toBeUndefined()
+  })
+
+  it('sends the configured beta header name and value, and none when the value is empty', async () => {
+    const [named] = await run({ toolUpdateBetaHeader: 'x-tool-changes', toolUpdateBeta: 'v2' }, afterAddition('deepseek-flash'))
+    expect(named.headers['x-tool-changes']).toBe('v2')
+    expect(named.headers['anthropic-beta']).toBeUndefined()
+    const [silent] = await run({ toolUpdateBeta: '' }, afterAddition('deepseek-flash'))
+    expect(blockMessages(silent.body)).toHaveLength(1)
+    expect(silent.headers['anthropic-beta']).toBeUndefined()
+  })
+})
+
+describe('in-history', () => {
+  it('keeps a removed tool declared and announces the removal in a tool_removal block', async () => {
+    const [only] = await run({}, afterRemoval('m-hist'))
+    expect(only.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['read', 'write', 'grep'])
+    expect(only.body.messages.at(-1)).toEqual({ role: 'system', content: [{ type: 'tool_removal', name: 'grep' }] })
+    expect(only.headers['anthropic-beta']).toBe(DEFAULT_TOOL_UPDATE_BETA)
+  })
+})
+
+describe('entries that declare no mode', () => {
+  it.each(['gpt-4o', 'm-none'])('%s sends the effective tools, no blocks, no defer_loading and no beta header', async (model) => {
+    const [only] = await run({}, { ...afterAddition(model), deferredTools: ['write'] })
+    expect(only.body.tools).toEqual([wireTool(read), wireTool(write), wireTool(grep)])
+    expect(only.body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'user'])
+    expect(only.headers['anthropic-beta']).toBeUndefined()
+  })
+})
