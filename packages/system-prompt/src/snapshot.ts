@@ -1,4 +1,4 @@
-import { canonicalJson, deepFreeze, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
+import { canonicalJson, compareCodeUnits, deepFreeze, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
 
 /**
@@ -45,12 +45,27 @@ function isDeeplyFrozen(value: object, depth = 0): boolean {
   return true
 }
 
+/** True when the object keys of `value` are in code-unit order at every depth, as `canonicalJson` leaves them. */
+function isCanonical(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return true
+  if (depth > 64) return false
+  if (Array.isArray(value)) return value.every((item) => isCanonical(item, depth + 1))
+  const keys = Object.keys(value)
+  for (let index = 1; index < keys.length; index++) if (compareCodeUnits(keys[index - 1]!, keys[index]!) > 0) return false
+  return keys.every((key) => isCanonical((value as Record<string, unknown>)[key], depth + 1))
+}
+
+/** True when `parameters` can serve as they are in `keyOrder`: deeply frozen, and canonical if that is asked. */
+function usableAsIs(parameters: object, keyOrder: SchemaKeyOrder): boolean {
+  return isDeeplyFrozen(parameters) && (keyOrder === 'registered' || isCanonical(parameters))
+}
+
 /**
- * Frozen parameters in `keyOrder`: in registered order a deeply frozen object is kept as it is (no one can
+ * Frozen parameters in `keyOrder`: a deeply frozen object already in that order is kept as it is (no one can
  * change it); otherwise parameters equal to ones seen before share one frozen copy.
  */
 function frozenParameters(parameters: object, keyOrder: SchemaKeyOrder, store: Store): object {
-  if (keyOrder === 'registered' && isDeeplyFrozen(parameters)) {
+  if (usableAsIs(parameters, keyOrder)) {
     // Registered with dsh-core too, so later deep freezes of requests that carry it stop here.
     frozen.add(deepFreeze(parameters))
     return parameters
@@ -75,7 +90,7 @@ function hasSnapshotKeys(schema: object): boolean {
  * An immutable copy of a provider's schema, its `parameters` keys in `keyOrder` (default canonical).
  * Providers own their objects; the assembly owns its copy, so neither side can reach the other by
  * mutation. A changed definition must arrive as a new object. The copy is made once per object, and nothing
- * is cloned twice: in registered order a deeply frozen input is its own snapshot, and equal parameters share
+ * is cloned twice: a deeply frozen input already in that key order is its own snapshot, and equal parameters share
  * one frozen copy.
  */
 export function snapshotSchema(schema: unknown, owner: string, keyOrder: SchemaKeyOrder = 'canonical'): ToolSchema {
@@ -99,7 +114,7 @@ export function snapshotSchema(schema: unknown, owner: string, keyOrder: SchemaK
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new SystemPromptError('INVALID_TOOL_SCHEMA', `tool ${quote(name)} from ${owner} has parameters that are not a JSON Schema object`)
   }
-  const exact = keyOrder === 'registered' && Object.isFrozen(schema) && hasSnapshotKeys(schema) && isDeeplyFrozen(parameters)
+  const exact = Object.isFrozen(schema) && hasSnapshotKeys(schema) && usableAsIs(parameters, keyOrder)
   const copy = exact ? schema as ToolSchema
     : deepFreeze({ name, description, parameters: frozenParameters(parameters, keyOrder, store) }) as ToolSchema
   if (exact) frozen.add(deepFreeze(schema) && parameters)

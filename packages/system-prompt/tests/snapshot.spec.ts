@@ -36,7 +36,8 @@ describe('tool snapshots', () => {
 
   it('keeps a deeply frozen schema as it is, and shares one frozen copy among equal parameters built anew', async () => {
     const ctx = await setup()
-    const frozen = Object.freeze({ name: 'frozen', description: 'd', parameters: Object.freeze({ type: 'object', properties: Object.freeze({}) }) })
+    // keys already in code-unit order, as the default schemaKeyOrder (canonical) sends them
+    const frozen = Object.freeze({ name: 'frozen', description: 'd', parameters: Object.freeze({ properties: Object.freeze({}), type: 'object' }) })
     const fresh = () => ({ name: 'fresh', description: 'd', parameters: { type: 'object', properties: { n: { type: 'number' } } } })
     await ctx.plugin({ name: 'p', inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.tools(() => ({ schemas: [frozen, fresh()] })) } })
     const first = await ctx.systemPrompt.assemble()
