@@ -3,25 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-agent-spine-demo'
-import { startLoopback } from 'dsh-llm/testing'
+import { startLoopback, toolsPlugin } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
 import { reply, sendEvents } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
 type Mode = 'none' | 'addition-only' | 'in-history'
-
-function toolsPlugin(name: string, tools: string[]) {
-  return {
-    name,
-    inject: ['tools'],
-    apply(ctx: Context) {
-      for (const tool of tools) {
-        ctx.tools.register({ name: tool, description: `The ${tool} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } }, execute: () => `${tool} ok` })
-      }
-    },
-  }
-}
 
 /** What the provider renders as the prompt prefix: declared (not deferred) tools, system, then history. */
 function rendered(body: any): string {

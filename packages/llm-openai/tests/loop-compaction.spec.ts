@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-agent-spine-demo'
 import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX } from 'dsh-core'
-import { startLoopback } from 'dsh-llm/testing'
+import { startLoopback, toolsPlugin } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
 import { sendError, sendStream, textReply } from './emulator.ts'
@@ -12,18 +12,6 @@ import { fakeKey } from './setup.ts'
 
 const TURNS = 9
 const text = (turn: number) => `Turn ${turn}: the pager skips the second page when the offset is computed from a zero-based index.`
-
-function toolsPlugin(name: string, tools: string[]) {
-  return {
-    name,
-    inject: ['tools'],
-    apply(ctx: Context) {
-      for (const tool of tools) {
-        ctx.tools.register({ name: tool, description: `The ${tool} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } }, execute: () => `${tool} ok` })
-      }
-    },
-  }
-}
 
 const isCompaction = (body: any) => body.messages.at(-1)?.content === COMPACTION_INSTRUCTION
 

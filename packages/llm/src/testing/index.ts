@@ -2,6 +2,6 @@ export { adapterContract, type ContractHarness, type ContractResponse } from './
 export { fakeApiKey, type FakeApiKey } from './fake-key.ts'
 export { startLoopback, type Loopback, type LoopbackHandler, type RecordedRequest } from './loopback.ts'
 export { loopbackHarness, startLoopbackAdapter, type LoopbackAdapter, type LoopbackHarnessOptions } from './loopback-adapter.ts'
-export { configRefusal, loadWithLlm } from './plugin.ts'
+export { configRefusal, loadWithLlm, toolsPlugin } from './plugin.ts'
 export { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
 export { httpAdapterContract, type HttpWire, type WireFailure } from './http-contract.ts'

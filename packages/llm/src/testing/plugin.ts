@@ -18,3 +18,25 @@ export async function configRefusal(plugin: Plugin, config: Record<string, unkno
   }
   throw new Error(`expected ${JSON.stringify(config)} to be refused`)
 }
+
+/** The part of the tools service `toolsPlugin` uses; dsh-llm does not depend on dsh-tools. */
+interface ToolRegistrar {
+  register(tool: { name: string; description: string; parameters: object; execute: () => string }): unknown
+}
+
+/**
+ * A plugin (for loop tests through an adapter) that registers one tool per name through the `tools` service,
+ * each taking an optional `path` string and answering `<name> ok`.
+ */
+export function toolsPlugin(name: string, tools: readonly string[]) {
+  return {
+    name,
+    inject: ['tools'],
+    apply(ctx: Context) {
+      const registry = (ctx as unknown as { tools: ToolRegistrar }).tools
+      for (const tool of tools) {
+        registry.register({ name: tool, description: `The ${tool} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } }, execute: () => `${tool} ok` })
+      }
+    },
+  }
+}
