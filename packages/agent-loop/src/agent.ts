@@ -97,24 +97,17 @@ export class Agent {
    */
   compact(options: { signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
     if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; compact after it ends`))
-    this.status = 'running'
-    const controller = new AbortController()
-    this.controller = controller
-    const forward = () => controller.abort()
-    options.signal?.addEventListener('abort', forward, { once: true })
-    if (options.signal?.aborted) controller.abort()
+    const { signal, end } = this.begin(options.signal)
     const running = (async (): Promise<CompactionOutcome> => {
       try {
         await this.session.flushed()
-        const outcome = await this.runCompaction(this.turns, 0, 'manual', this.session.lastSeq, controller.signal)
+        const outcome = await this.runCompaction(this.turns, 0, 'manual', this.session.lastSeq, signal)
         await this.session.flushed()
         return outcome
       } catch (error) {
         return { ok: false, error: error instanceof CompactionCancelled ? 'the compaction was cancelled' : messageOf(error) }
       } finally {
-        options.signal?.removeEventListener('abort', forward)
-        this.controller = undefined
-        this.status = 'idle'
+        end()
       }
     })()
     this.running = running.then(() => {}, () => {})
@@ -135,19 +128,33 @@ export class Agent {
     await this.running
   }
 
-  private async run(text: string, options: PromptOptions): Promise<TurnResult> {
+  /**
+   * Marks the agent running with a fresh controller that the caller's signal also aborts; `end()` detaches
+   * that signal and returns the agent to idle.
+   */
+  private begin(outer: AbortSignal | undefined): { signal: AbortSignal; end: () => void } {
     this.status = 'running'
     const controller = new AbortController()
     this.controller = controller
     const forward = () => controller.abort()
-    options.signal?.addEventListener('abort', forward, { once: true })
-    if (options.signal?.aborted) controller.abort()
+    outer?.addEventListener('abort', forward, { once: true })
+    if (outer?.aborted) controller.abort()
+    return {
+      signal: controller.signal,
+      end: () => {
+        outer?.removeEventListener('abort', forward)
+        this.controller = undefined
+        this.status = 'idle'
+      },
+    }
+  }
+
+  private async run(text: string, options: PromptOptions): Promise<TurnResult> {
+    const { signal, end } = this.begin(options.signal)
     try {
-      return await this.runTurn(text, controller.signal, options.onUpdate)
+      return await this.runTurn(text, signal, options.onUpdate)
     } finally {
-      options.signal?.removeEventListener('abort', forward)
-      this.controller = undefined
-      this.status = 'idle'
+      end()
     }
   }
 
