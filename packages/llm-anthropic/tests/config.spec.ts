@@ -1,7 +1,8 @@
 import { LlmError } from 'dsh-llm'
+import { HttpAdapterError } from 'dsh-llm/http'
 import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { AnthropicAdapterError, Config, createAnthropicAdapter, resolveConfig } from '../src/index.ts'
+import AnthropicProvider, { Config, createAnthropicAdapter, resolveConfig } from '../src/index.ts'
 
 // plugins refuse to start without their key; these checks are about the config
 const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
@@ -70,7 +71,7 @@ describe('wrong config values are refused with the key named', () => {
   it('names the valid modes when built without Cordis', () => {
     expect(() => createAnthropicAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
       .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
-    expect(() => createAnthropicAdapter({ models: [] })).toThrow(AnthropicAdapterError)
+    expect(() => createAnthropicAdapter({ models: [] })).toThrow(HttpAdapterError)
     expect(() => createAnthropicAdapter({ models: [{ id: 'a', contextWindow: -5 }] }))
       .toThrow('model "a" has contextWindow -5; it must be a whole number of tokens >= 1')
   })

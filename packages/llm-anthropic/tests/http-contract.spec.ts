@@ -1,5 +1,5 @@
 import { httpAdapterContract } from 'dsh-llm/testing'
-import AnthropicProvider, { AnthropicAdapterError } from '../src/index.ts'
+import AnthropicProvider from '../src/index.ts'
 import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
@@ -39,7 +39,6 @@ httpAdapterContract('dsh-llm-anthropic', {
   reply: (res, text) => sendEvents(res, reply({ text })),
   toolCalls: (res, calls) => sendEvents(res, reply({ text: 'Let me look.', calls: calls.map(({ id, name, args }) => ({ id, name, input: args })) })),
   toolCallText: 'Let me look.',
-  errorClass: AnthropicAdapterError,
   abortWhile: 'streaming',
   toolNames: (body) => body.tools.map((entry: { name: string }) => entry.name),
   basePath: { baseURL: '/anthropic', url: '/anthropic/v1/messages' },

@@ -1,7 +1,8 @@
 import { LlmError } from 'dsh-llm'
+import { HttpAdapterError } from 'dsh-llm/http'
 import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import OpenAIProvider, { Config, createOpenAIAdapter, OpenAIAdapterError, resolveConfig, type OpenAIConfig } from '../src/index.ts'
+import OpenAIProvider, { Config, createOpenAIAdapter, resolveConfig, type OpenAIConfig } from '../src/index.ts'
 
 // plugins refuse to start without their key; these checks are about the config
 const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
@@ -73,7 +74,7 @@ describe('wrong config values are refused with the key named', () => {
   })
 
   it('validates the same way when the adapter is built without Cordis', () => {
-    expect(() => createOpenAIAdapter({ models: [] })).toThrow(OpenAIAdapterError)
+    expect(() => createOpenAIAdapter({ models: [] })).toThrow(HttpAdapterError)
     expect(createOpenAIAdapter({ models: ['m'] }).models).toEqual(['m'])
     expect(() => createOpenAIAdapter({ models: [{ id: 'a', contextWindow: 1.5 }] }))
       .toThrow('model "a" has contextWindow 1.5; it must be a whole number of tokens >= 1')

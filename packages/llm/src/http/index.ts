@@ -1,4 +1,16 @@
-/** HTTP helpers for adapters that talk to a provider over HTTP: config checks, lazy SDK connection, failure mapping, error kinds. */
+/** HTTP helpers for adapters that talk to a provider over HTTP: the adapter frame and plugin, shared config keys, failure mapping, error kinds. */
+export { createHttpAdapter, type HttpWireFormat, type WireRequest, type WireStreamReader } from './adapter.ts'
+export {
+  httpAdapterSchema,
+  invalidConfig,
+  resolveHttpAdapterConfig,
+  type HttpAdapterConfig,
+  type HttpAdapterDefaults,
+  type HttpAdapterSchemaFields,
+  type HttpModel,
+  type HttpModelEntry,
+  type ResolvedHttpAdapterConfig,
+} from './adapter-config.ts'
 export {
   checkHttpEndpoint,
   checkHttpTransport,
@@ -21,5 +33,6 @@ export {
   type SdkApiError,
   type SdkErrorClasses,
 } from './failures.ts'
+export { httpAdapterPlugin } from './plugin.ts'
 export { retryAfterSeconds } from './retry-after.ts'
 export { describeCause, redactSecret } from './text.ts'

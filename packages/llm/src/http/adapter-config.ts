@@ -1,0 +1,132 @@
+import { quote } from 'dsh-core'
+import Schema from 'schemastery'
+import { TOOL_UPDATE_MODES } from '../projection.ts'
+import type { ToolUpdateMode } from '../types.ts'
+import {
+  checkHttpEndpoint,
+  checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  httpEndpointSchema,
+  httpTransportSchema,
+  type HttpEndpointConfig,
+  type HttpEndpointDefaults,
+  type HttpTransportConfig,
+} from './config.ts'
+import { HttpAdapterError } from './error.ts'
+
+/** A model as configured: its id alone, or with how its route takes tool changes and its context window. */
+export type HttpModelEntry = string | { id: string; toolUpdate?: ToolUpdateMode; contextWindow?: number }
+
+/** A served model with its defaults filled in: tool-update mode and context window in tokens. */
+export interface HttpModel {
+  id: string
+  toolUpdate: ToolUpdateMode
+  contextWindow: number
+}
+
+/** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
+export interface HttpAdapterConfig extends HttpEndpointConfig, HttpTransportConfig {
+  /** Model ids, or entries with a tool-update mode and a context window. */
+  models: HttpModelEntry[]
+  /** Beta value sent only on requests that carry tool-update blocks; empty sends none. */
+  toolUpdateBeta: string
+}
+
+/** The shared keys with defaults filled in and model entries normalized. */
+export interface ResolvedHttpAdapterConfig extends Omit<HttpAdapterConfig, 'models'> {
+  models: HttpModel[]
+}
+
+/** An adapter's own defaults and wording for the shared keys. */
+export interface HttpAdapterDefaults extends HttpEndpointDefaults {
+  /** npm name of the adapter, which starts every config error. */
+  owner: string
+  /** The tool-update mode of an entry that sets none. */
+  toolUpdate(id: string): ToolUpdateMode
+  /** Says which mode `toolUpdate` gives, for the schema (`addition-only`). */
+  toolUpdateDescription: string
+  /** Context window of an entry that sets none. */
+  contextWindow: number
+  toolUpdateBeta: string
+  /** Names the header the beta value travels in, for the schema. */
+  toolUpdateBetaHeader: string
+  /** A `models` value shown when the list is missing or empty. */
+  modelsExample: string
+}
+
+/** The tool-update modes as a schema, listed in `TOOL_UPDATE_MODES` order. */
+const toolUpdateSchema = Schema.union(['none', 'addition-only', 'in-history'] as const)
+// A header value is one line of visible ASCII: anything else would be refused by fetch at request time.
+const HEADER_VALUE = /^[\x20-\x7e]*$/
+
+/** One schema per key of `HttpAdapterConfig`. */
+export type HttpAdapterSchemaFields = { [K in keyof HttpAdapterConfig]-?: Schema<HttpAdapterConfig[K]> }
+
+/** Schema fields of `HttpAdapterConfig`, for an adapter's `Schema.object` (its own keys follow). */
+export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSchemaFields {
+  return {
+    ...httpEndpointSchema(defaults),
+    models: Schema.array(Schema.union([
+      Schema.string(),
+      Schema.object({
+        id: Schema.string().required().description('Model id.'),
+        toolUpdate: toolUpdateSchema.description(`How the route takes tool changes; default ${defaults.toolUpdateDescription}.`),
+        contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
+      }),
+    ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate, contextWindow }.'),
+    ...httpTransportSchema(),
+    toolUpdateBeta: Schema.string().default(defaults.toolUpdateBeta)
+      .description(`${defaults.toolUpdateBetaHeader} value sent only on requests that carry tool_addition/tool_removal blocks; empty sends none.`),
+  }
+}
+
+/** Builds the `INVALID_CONFIG` error of the adapter `owner`, naming it first. */
+export function invalidConfig(owner: string): (message: string) => HttpAdapterError {
+  return (message) => new HttpAdapterError('INVALID_CONFIG', `${owner}: ${message}`)
+}
+
+/**
+ * Fills the shared keys' defaults for direct (non-Cordis) callers, normalizes model entries and checks what
+ * the schema cannot express. Throws `INVALID_CONFIG` naming the bad key.
+ */
+export function resolveHttpAdapterConfig(input: Partial<HttpAdapterConfig>, defaults: HttpAdapterDefaults): ResolvedHttpAdapterConfig {
+  const invalid = invalidConfig(defaults.owner)
+  const config = {
+    baseURL: input.baseURL ?? defaults.baseURL,
+    apiKeyEnv: input.apiKeyEnv ?? defaults.apiKeyEnv,
+    maxRetries: input.maxRetries ?? 0,
+    headers: input.headers ?? {},
+    toolUpdateBeta: input.toolUpdateBeta ?? defaults.toolUpdateBeta,
+    timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  }
+  checkHttpEndpoint(config, invalid)
+  const models = resolveModels(input.models, defaults, invalid)
+  checkHttpTransport(config, invalid)
+  if (typeof config.toolUpdateBeta !== 'string' || !HEADER_VALUE.test(config.toolUpdateBeta)) {
+    throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quote(config.toolUpdateBeta)}`)
+  }
+  return { ...config, models }
+}
+
+function resolveModels(input: HttpModelEntry[] | undefined, defaults: HttpAdapterDefaults, invalid: (message: string) => Error): HttpModel[] {
+  if (!Array.isArray(input) || input.length === 0) {
+    throw invalid(`models must list at least one model id, e.g. models: ${defaults.modelsExample}`)
+  }
+  const seen = new Set<string>()
+  return input.map((entry) => {
+    const { id, toolUpdate, contextWindow = defaults.contextWindow } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
+    if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
+    const mode = toolUpdate ?? defaults.toolUpdate(id)
+    if (!TOOL_UPDATE_MODES.includes(mode)) {
+      throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+    }
+    if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
+      throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
+    }
+    seen.add(id)
+    return { id, toolUpdate: mode, contextWindow }
+  })
+}
