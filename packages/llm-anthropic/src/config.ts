@@ -1,12 +1,8 @@
 import { quote } from 'dsh-core'
-import type { ToolUpdateMode } from 'dsh-llm'
 import {
-  httpAdapterSchema, invalidConfig, resolveHttpAdapterConfig, type HttpAdapterConfig, type HttpModel, type ResolvedHttpAdapterConfig,
+  httpAdapterSchema, invalidConfig, resolveHttpAdapterConfig, type HttpAdapterConfig, type HttpAdapterDefaults, type ResolvedHttpAdapterConfig,
 } from 'dsh-llm/http'
 import Schema from 'schemastery'
-
-/** A served model, how its route takes mid-conversation tool changes, and its context window in tokens. */
-export type AnthropicModel = HttpModel
 
 /** Configuration of one Anthropic-Messages-compatible endpoint (Anthropic, DeepSeek's /anthropic, …). */
 export interface AnthropicConfig extends HttpAdapterConfig {
@@ -15,31 +11,24 @@ export interface AnthropicConfig extends HttpAdapterConfig {
 }
 
 /** A config with defaults filled in and model entries normalized. */
-export interface ResolvedAnthropicConfig extends ResolvedHttpAdapterConfig {
-  maxTokens: number
-}
+export type ResolvedAnthropicConfig = ResolvedHttpAdapterConfig<AnthropicConfig>
 
-export const DEFAULT_BASE_URL = 'https://api.anthropic.com'
-export const DEFAULT_API_KEY_ENV = 'ANTHROPIC_API_KEY'
+export { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 export const DEFAULT_MAX_TOKENS = 4096
-export const DEFAULT_TOOL_UPDATE: ToolUpdateMode = 'addition-only'
-/** Context window of a model entry that sets none (Claude's 200K). */
-export const DEFAULT_CONTEXT_WINDOW = 200_000
-export const DEFAULT_TOOL_UPDATE_BETA = 'mid-conversation-tool-changes-2026-01-01'
 
-const OWNER = 'dsh-llm-anthropic'
-const DEFAULTS = {
+export const OWNER = 'dsh-llm-anthropic'
+const DEFAULTS: HttpAdapterDefaults = {
   owner: OWNER,
-  baseURL: DEFAULT_BASE_URL,
+  baseURL: 'https://api.anthropic.com',
+  apiKeyEnv: 'ANTHROPIC_API_KEY',
   baseURLDescription: 'Base URL of the Messages API, without `/v1/messages` (DeepSeek: https://api.deepseek.com/anthropic).',
-  apiKeyEnv: DEFAULT_API_KEY_ENV,
-  // Every entry announces tool changes unless it says otherwise: Anthropic-compatible routes take the blocks.
-  toolUpdate: () => DEFAULT_TOOL_UPDATE,
-  toolUpdateDescription: DEFAULT_TOOL_UPDATE,
-  contextWindow: DEFAULT_CONTEXT_WINDOW,
-  toolUpdateBeta: DEFAULT_TOOL_UPDATE_BETA,
-  toolUpdateBetaHeader: 'anthropic-beta',
   modelsExample: '[claude-sonnet-4-5] or [{ id: deepseek-chat, toolUpdate: addition-only }]',
+  // Messages routes take tool_addition blocks, so an entry that says nothing announces additions.
+  toolUpdate: () => 'addition-only',
+  toolUpdateDescription: 'addition-only',
+  // Claude's 200K.
+  contextWindow: 200_000,
+  toolUpdateBetaHeader: 'anthropic-beta',
 }
 
 export const Config: Schema<AnthropicConfig> = Schema.object({

@@ -1,8 +1,8 @@
 import { httpAdapterPlugin } from 'dsh-llm/http'
-import { createAnthropicAdapter } from './adapter.ts'
+import { messages } from './adapter.ts'
 import { Config } from './config.ts'
 
 /** Cordis plugin: serves `config.models` through one Anthropic-Messages-compatible endpoint via `ctx.llm`. */
-export class AnthropicProvider extends httpAdapterPlugin('dsh-llm-anthropic', Config, createAnthropicAdapter) {}
+export class AnthropicProvider extends httpAdapterPlugin(messages, Config) {}
 
 export default AnthropicProvider

@@ -1,12 +1,9 @@
 import { quote } from 'dsh-core'
 import type { ToolUpdateMode } from 'dsh-llm'
 import {
-  httpAdapterSchema, invalidConfig, resolveHttpAdapterConfig, type HttpAdapterConfig, type HttpModel, type ResolvedHttpAdapterConfig,
+  httpAdapterSchema, invalidConfig, resolveHttpAdapterConfig, type HttpAdapterConfig, type HttpAdapterDefaults, type ResolvedHttpAdapterConfig,
 } from 'dsh-llm/http'
 import Schema from 'schemastery'
-
-/** A served model, how its route takes mid-conversation tool changes, and its context window in tokens. */
-export type OpenAIModel = HttpModel
 
 /** Configuration of one OpenAI-compatible endpoint (OpenAI, DeepSeek, vLLM, llama.cpp, …). */
 export interface OpenAIConfig extends HttpAdapterConfig {
@@ -15,16 +12,13 @@ export interface OpenAIConfig extends HttpAdapterConfig {
 }
 
 /** A config with defaults filled in and model entries normalized. */
-export interface ResolvedOpenAIConfig extends ResolvedHttpAdapterConfig {
-  toolUpdateBetaHeader: string
-}
+export type ResolvedOpenAIConfig = ResolvedHttpAdapterConfig<OpenAIConfig>
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
-export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY'
 /** Context window of a model entry that sets none (DeepSeek's and GPT-4o's 128K). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000
-export const DEFAULT_TOOL_UPDATE_BETA = 'mid-conversation-tool-changes-2026-01-01'
+/** The header that carries `toolUpdateBeta` unless `toolUpdateBetaHeader` names another. */
 export const DEFAULT_TOOL_UPDATE_BETA_HEADER = 'anthropic-beta'
+export { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 
 /**
  * Model ids whose route announces tool changes in history when their entry sets no `toolUpdate`:
@@ -38,18 +32,17 @@ export function defaultToolUpdate(id: string): ToolUpdateMode {
   return Object.hasOwn(KNOWN_TOOL_UPDATE, id) ? KNOWN_TOOL_UPDATE[id]! : 'none'
 }
 
-const OWNER = 'dsh-llm-openai'
-const DEFAULTS = {
+export const OWNER = 'dsh-llm-openai'
+const DEFAULTS: HttpAdapterDefaults = {
   owner: OWNER,
-  baseURL: DEFAULT_BASE_URL,
+  baseURL: 'https://api.openai.com/v1',
+  apiKeyEnv: 'OPENAI_API_KEY',
   baseURLDescription: 'Base URL of the Chat Completions API, up to and without `/chat/completions`.',
-  apiKeyEnv: DEFAULT_API_KEY_ENV,
+  modelsExample: '[deepseek-chat]',
   toolUpdate: defaultToolUpdate,
   toolUpdateDescription: 'addition-only for deepseek-flash, none otherwise',
   contextWindow: DEFAULT_CONTEXT_WINDOW,
-  toolUpdateBeta: DEFAULT_TOOL_UPDATE_BETA,
   toolUpdateBetaHeader: 'The toolUpdateBetaHeader',
-  modelsExample: '[deepseek-chat]',
 }
 // A header name is an HTTP token (fetch refuses anything else).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/

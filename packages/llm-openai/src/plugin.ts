@@ -1,8 +1,8 @@
 import { httpAdapterPlugin } from 'dsh-llm/http'
-import { createOpenAIAdapter } from './adapter.ts'
+import { chatCompletions } from './adapter.ts'
 import { Config } from './config.ts'
 
 /** Cordis plugin: serves `config.models` through one OpenAI-compatible endpoint via `ctx.llm`. */
-export class OpenAIProvider extends httpAdapterPlugin('dsh-llm-openai', Config, createOpenAIAdapter) {}
+export class OpenAIProvider extends httpAdapterPlugin(chatCompletions, Config) {}
 
 export default OpenAIProvider

@@ -33,10 +33,14 @@ export interface HttpAdapterConfig extends HttpEndpointConfig, HttpTransportConf
   toolUpdateBeta: string
 }
 
-/** The shared keys with defaults filled in and model entries normalized. */
-export interface ResolvedHttpAdapterConfig extends Omit<HttpAdapterConfig, 'models'> {
-  models: HttpModel[]
-}
+/** A config (the shared keys by default) with defaults filled in and model entries normalized. */
+export type ResolvedHttpAdapterConfig<C extends HttpAdapterConfig = HttpAdapterConfig> = Omit<C, 'models'> & { models: HttpModel[] }
+
+/**
+ * The value of the beta header on requests that carry tool-update blocks (DSH's mid-conversation tool
+ * changes), the same for every wire format that takes them.
+ */
+export const DEFAULT_TOOL_UPDATE_BETA = 'mid-conversation-tool-changes-2026-01-01'
 
 /** An adapter's own defaults and wording for the shared keys. */
 export interface HttpAdapterDefaults extends HttpEndpointDefaults {
@@ -48,7 +52,6 @@ export interface HttpAdapterDefaults extends HttpEndpointDefaults {
   toolUpdateDescription: string
   /** Context window of an entry that sets none. */
   contextWindow: number
-  toolUpdateBeta: string
   /** Names the header the beta value travels in, for the schema. */
   toolUpdateBetaHeader: string
   /** A `models` value shown when the list is missing or empty. */
@@ -76,7 +79,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate, contextWindow }.'),
     ...httpTransportSchema(),
-    toolUpdateBeta: Schema.string().default(defaults.toolUpdateBeta)
+    toolUpdateBeta: Schema.string().default(DEFAULT_TOOL_UPDATE_BETA)
       .description(`${defaults.toolUpdateBetaHeader} value sent only on requests that carry tool_addition/tool_removal blocks; empty sends none.`),
   }
 }
@@ -97,7 +100,7 @@ export function resolveHttpAdapterConfig(input: Partial<HttpAdapterConfig>, defa
     apiKeyEnv: input.apiKeyEnv ?? defaults.apiKeyEnv,
     maxRetries: input.maxRetries ?? 0,
     headers: input.headers ?? {},
-    toolUpdateBeta: input.toolUpdateBeta ?? defaults.toolUpdateBeta,
+    toolUpdateBeta: input.toolUpdateBeta ?? DEFAULT_TOOL_UPDATE_BETA,
     timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }

@@ -1,6 +1,6 @@
 import { projectToolUpdates, type ToolProjection } from '../projection.ts'
 import type { GenerateOptions, LlmAdapter, StreamEvent, ToolUpdateMode } from '../types.ts'
-import type { ResolvedHttpAdapterConfig } from './adapter-config.ts'
+import type { HttpAdapterConfig, ResolvedHttpAdapterConfig } from './adapter-config.ts'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './config.ts'
 import { lazyConnection } from './connect.ts'
 import { failureMapper, type FailureMapperSpec, type SdkApiError } from './failures.ts'
@@ -21,20 +21,26 @@ export interface WireRequest<Body> {
   hasToolUpdates: boolean
 }
 
-/** What a wire format brings to `createHttpAdapter`: everything else is the same for every HTTP adapter. */
-export interface HttpWireFormat<Client, Body, Unit, A extends SdkApiError> {
+/**
+ * What one HTTP adapter package brings to the shared frame: its names, its config, its SDK and its wire
+ * format. Everything else (key handling, cancellation, idle timeout, failure mapping, tool-update modes,
+ * context windows) is the same for every HTTP adapter.
+ */
+export interface HttpAdapterDefinition<C extends ResolvedHttpAdapterConfig, Client, Body, Unit, A extends SdkApiError> {
   /** Provider id of the adapter (`openai`). */
   provider: string
   /** npm name of the adapter, named when the key is missing. */
   owner: string
   /** The request path after `baseURL` (`/chat/completions`). */
   path: string
+  /** Fills defaults and checks the config; throws `INVALID_CONFIG` (see `resolveHttpAdapterConfig`). */
+  resolveConfig(input: Partial<HttpAdapterConfig>): C
   /** How the SDK's errors read. */
   failures: FailureMapperSpec<A>
   /** Name of the header that carries `toolUpdateBeta`. */
-  betaHeader: string
-  createClient(apiKey: string): Client
-  buildRequest(options: GenerateOptions, projection: ToolProjection): WireRequest<Body>
+  betaHeader(config: C): string
+  createClient(config: C, apiKey: string): Client
+  buildRequest(options: GenerateOptions, projection: ToolProjection, config: C): WireRequest<Body>
   /** Sends the streaming request; resolves once the response headers arrived. */
   send(client: Client, body: Body, init: { signal: AbortSignal; headers?: Record<string, string> }): Promise<AsyncIterable<Unit>>
   /** A fresh reader for one response. */
@@ -42,43 +48,45 @@ export interface HttpWireFormat<Client, Body, Unit, A extends SdkApiError> {
 }
 
 /**
- * An `LlmAdapter` for one HTTP endpoint of `wire`'s format. Each model's `toolUpdate` mode decides how tool
- * changes are projected (`projectToolUpdates`); only requests that carry tool-update blocks get the
- * `<betaHeader>: <toolUpdateBeta>` header. The API key is read at the first request (`lazyConnection`); a
- * stream silent for `idleTimeoutMs` is abandoned, and every failure is an `HttpAdapterError`.
+ * An `LlmAdapter` for one HTTP endpoint of `definition`'s wire format, configured by `input`. Each model's
+ * `toolUpdate` mode decides how tool changes are projected (`projectToolUpdates`); only requests that carry
+ * tool-update blocks get the `<betaHeader>: <toolUpdateBeta>` header. The API key is read at the first request
+ * (`lazyConnection`); a stream silent for `idleTimeoutMs` is abandoned; every failure is an `HttpAdapterError`.
  */
-export function createHttpAdapter<Client, Body, Unit, A extends SdkApiError>(
-  config: ResolvedHttpAdapterConfig,
-  wire: HttpWireFormat<Client, Body, Unit, A>,
+export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, Body, Unit, A extends SdkApiError>(
+  definition: HttpAdapterDefinition<C, Client, Body, Unit, A>,
+  input: Partial<HttpAdapterConfig>,
 ): LlmAdapter {
+  const config = definition.resolveConfig(input)
+  const betaHeader = definition.betaHeader(config)
   const modes = new Map(config.models.map((model) => [model.id, model.toolUpdate]))
   const modeOf = (model: string): ToolUpdateMode => modes.get(model) ?? 'none'
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
-  const failures = failureMapper(wire.failures)
+  const failures = failureMapper(definition.failures)
   const connect = lazyConnection(config, {
-    owner: wire.owner,
-    url: `${config.baseURL.replace(/\/+$/, '')}${wire.path}`,
-    createClient: wire.createClient,
+    owner: definition.owner,
+    url: `${config.baseURL.replace(/\/+$/, '')}${definition.path}`,
+    createClient: (apiKey) => definition.createClient(config, apiKey),
   })
 
   async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal, model } = options
     const { client, site } = connect(model)
     if (signal?.aborted) throw failures.cancelled(site)
-    const { body, hasToolUpdates } = wire.buildRequest(options, projectToolUpdates(options, modeOf(model)))
-    const headers = hasToolUpdates && config.toolUpdateBeta ? { [wire.betaHeader]: config.toolUpdateBeta } : undefined
+    const { body, hasToolUpdates } = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config)
+    const headers = hasToolUpdates && config.toolUpdateBeta ? { [betaHeader]: config.toolUpdateBeta } : undefined
     // aborted by the caller's signal or by the idle timeout, whichever comes first
     const abandon = new AbortController()
     let units: AsyncIterable<Unit>
     try {
-      units = await wire.send(client, body, {
+      units = await definition.send(client, body, {
         signal: signal ? AbortSignal.any([signal, abandon.signal]) : abandon.signal,
         ...headers && { headers },
       })
     } catch (error) {
       throw failures.requestFailure(error, site, signal)
     }
-    const reader = wire.reader()
+    const reader = definition.reader()
     const onStall = () => {
       abandon.abort()
       return failures.stalled(site, reader.received, idleMs)
@@ -95,7 +103,7 @@ export function createHttpAdapter<Client, Body, Unit, A extends SdkApiError>(
 
   const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
   return {
-    provider: wire.provider,
+    provider: definition.provider,
     models: config.models.map((model) => model.id),
     toolUpdate: modeOf,
     contextWindow: (model) => windows.get(model),
