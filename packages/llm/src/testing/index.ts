@@ -7,3 +7,4 @@ export { adapterCause, drainStream, exposedText, joinText, sampleRequest, sample
 export { httpAdapterContract, type HttpWire, type WireFailure } from './http-contract.ts'
 export { withApiKey } from './http-config.ts'
 export { toolChanges, toolSnapshot } from './tool-changes.ts'
+export { compactionCases, type CompactionRoute } from './loop-compaction.ts'
