@@ -2,9 +2,9 @@ import type Anthropic from '@anthropic-ai/sdk'
 import type { APIError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { LlmAdapter } from 'dsh-llm'
-import { createHttpAdapter, type HttpAdapterDefinition } from 'dsh-llm/http'
+import { createHttpAdapter, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig } from 'dsh-llm/http'
 import { createClient } from './client.ts'
-import { OWNER, resolveConfig, type AnthropicConfig, type ResolvedAnthropicConfig } from './config.ts'
+import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { failures } from './failures.ts'
 import { buildMessagesRequest, type MessagesRequest } from './request.ts'
 import { MessageStreamReader } from './stream-reader.ts'
@@ -14,9 +14,9 @@ import { MessageStreamReader } from './stream-reader.ts'
  * are projected; requests that carry `tool_addition` / `tool_removal` blocks also carry the
  * `anthropic-beta: <toolUpdateBeta>` header, others never do.
  */
-export const messages: HttpAdapterDefinition<ResolvedAnthropicConfig, Anthropic, MessagesRequest, RawMessageStreamEvent, APIError> = {
+export const messages: HttpAdapterDefinition<ResolvedHttpAdapterConfig<AnthropicConfig>, Anthropic, MessagesRequest, RawMessageStreamEvent, APIError> = {
   provider: 'anthropic',
-  owner: OWNER,
+  owner: 'dsh-llm-anthropic',
   path: '/v1/messages',
   resolveConfig,
   failures,

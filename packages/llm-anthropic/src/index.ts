@@ -1,5 +1,6 @@
 export { AnthropicProvider, AnthropicProvider as default } from './plugin.ts'
 export { createAnthropicAdapter } from './adapter.ts'
-export { Config, DEFAULT_TOOL_UPDATE_BETA, resolveConfig, type AnthropicConfig } from './config.ts'
+export { Config, resolveConfig, type AnthropicConfig } from './config.ts'
+export { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 export { buildMessagesRequest } from './request.ts'
 export { toUsage, UsageAccumulator, type WireUsage } from './usage.ts'

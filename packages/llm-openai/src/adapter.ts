@@ -1,9 +1,9 @@
 import type { LlmAdapter } from 'dsh-llm'
-import { createHttpAdapter, type HttpAdapterDefinition } from 'dsh-llm/http'
+import { createHttpAdapter, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig } from 'dsh-llm/http'
 import type { APIError, OpenAI } from 'openai'
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
 import { createClient } from './client.ts'
-import { OWNER, resolveConfig, type OpenAIConfig, type ResolvedOpenAIConfig } from './config.ts'
+import { resolveConfig, type OpenAIConfig } from './config.ts'
 import { failures } from './failures.ts'
 import { buildChatRequest, type ChatRequest } from './request.ts'
 import { ChatStreamReader } from './stream-reader.ts'
@@ -14,9 +14,9 @@ import { ChatStreamReader } from './stream-reader.ts'
  * other modes send `tool_addition` / `tool_removal` blocks in system-role messages, and only requests that
  * carry blocks get the `<toolUpdateBetaHeader>: <toolUpdateBeta>` header.
  */
-export const chatCompletions: HttpAdapterDefinition<ResolvedOpenAIConfig, OpenAI, ChatRequest, ChatCompletionChunk, APIError> = {
+export const chatCompletions: HttpAdapterDefinition<ResolvedHttpAdapterConfig<OpenAIConfig>, OpenAI, ChatRequest, ChatCompletionChunk, APIError> = {
   provider: 'openai',
-  owner: OWNER,
+  owner: 'dsh-llm-openai',
   path: '/chat/completions',
   resolveConfig,
   failures,

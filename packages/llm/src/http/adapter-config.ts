@@ -133,3 +133,41 @@ function resolveModels(input: HttpModelEntry[] | undefined, defaults: HttpAdapte
     return { id, toolUpdate: mode, contextWindow }
   })
 }
+
+/** A key an adapter adds to the shared ones: its schema, its default for direct callers, and what the schema cannot check. */
+export interface HttpAdapterOwnKey<T> {
+  schema: Schema<T>
+  default: T
+  /** Whether `value` is acceptable; when not, the refusal says `<key> <requirement>, got <value>`. */
+  accepts(value: unknown): boolean
+  requirement: string
+}
+
+/** The adapter's own keys of `C`, beside the shared ones. */
+export type HttpAdapterOwnKeys<C extends HttpAdapterConfig> = { [K in Exclude<keyof C, keyof HttpAdapterConfig>]: HttpAdapterOwnKey<C[K]> }
+
+/**
+ * An adapter's `Config` schema (the shared keys, then its own) and its `resolveConfig` for direct (non-Cordis)
+ * callers, which fills defaults and throws `INVALID_CONFIG` naming the bad key.
+ */
+export function httpAdapterConfig<C extends HttpAdapterConfig>(defaults: HttpAdapterDefaults, own: HttpAdapterOwnKeys<C>): {
+  Config: Schema<C>
+  resolveConfig(input: Partial<C>): ResolvedHttpAdapterConfig<C>
+} {
+  const keys = Object.keys(own) as (keyof typeof own)[]
+  const schemas = Object.fromEntries(keys.map((key) => [key, own[key].schema]))
+  const invalid = invalidConfig(defaults.owner)
+  return {
+    Config: Schema.object({ ...httpAdapterSchema(defaults), ...schemas }) as unknown as Schema<C>,
+    resolveConfig(input) {
+      const shared = resolveHttpAdapterConfig(input, defaults)
+      const values = Object.fromEntries(keys.map((key) => {
+        const { default: fallback, accepts, requirement } = own[key]
+        const value = (input as Record<keyof typeof own, unknown>)[key] ?? fallback
+        if (!accepts(value)) throw invalid(`${String(key)} ${requirement}, got ${quote(value)}`)
+        return [key, value]
+      }))
+      return { ...shared, ...values } as ResolvedHttpAdapterConfig<C>
+    },
+  }
+}

@@ -2,11 +2,11 @@
 export { createHttpAdapter, type HttpAdapterDefinition, type WireRequest, type WireStreamReader } from './adapter.ts'
 export {
   DEFAULT_TOOL_UPDATE_BETA,
-  httpAdapterSchema,
-  invalidConfig,
-  resolveHttpAdapterConfig,
+  httpAdapterConfig,
   type HttpAdapterConfig,
   type HttpAdapterDefaults,
+  type HttpAdapterOwnKey,
+  type HttpAdapterOwnKeys,
   type HttpAdapterSchemaFields,
   type HttpModel,
   type HttpModelEntry,
