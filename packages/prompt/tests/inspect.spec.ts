@@ -32,31 +32,26 @@ describe('dsh-prompt inspect', () => {
     expect(stdout).toMatch(/settled: 3 delayed tools-static registration\(s\) awaited/)
   })
 
-  it('explains listed positions and the rest entry when toolOrder is set', async () => {
-    const dir = await tempDir()
-    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder: ['zeta', TOOL_ORDER_REST, 'alpha'] }), ...racing])
-    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
-    expect(code).toBe(0)
-    expect(toolLines(stdout)).toEqual([
+  it.each([
+    ['explains listed positions and the rest entry when toolOrder is set', ['zeta', TOOL_ORDER_REST, 'alpha'], [
       ['1. zeta', 'tools-static [late]', 'listed position 1'],
       ['2. beta', 'tools-static [late]', 'rest entry (code-unit order) at listed position 2'],
       ['3. mid', 'tools-static [early]', 'rest entry (code-unit order) at listed position 2'],
       ['4. alpha', 'tools-static [early]', 'listed position 3'],
-    ])
-    expect(stdout).toContain(`toolOrder: zeta, ${TOOL_ORDER_REST}, alpha`)
-  })
-
-  it('explains a prefix group by its entry and position, through the app config chain', async () => {
-    const dir = await tempDir()
-    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder: ['m*', TOOL_ORDER_REST, 'z*', 'alpha'] }), ...racing])
-    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
-    expect(code).toBe(0)
-    expect(toolLines(stdout)).toEqual([
+    ]],
+    ['explains a prefix group by its entry and position, through the app config chain', ['m*', TOOL_ORDER_REST, 'z*', 'alpha'], [
       ['1. mid', 'tools-static [early]', 'group `m*`, position 1'],
       ['2. beta', 'tools-static [late]', 'rest entry (code-unit order) at listed position 2'],
       ['3. zeta', 'tools-static [late]', 'group `z*`, position 3'],
       ['4. alpha', 'tools-static [early]', 'listed position 4'],
-    ])
+    ]],
+  ])('%s', async (_, toolOrder, expected) => {
+    const dir = await tempDir()
+    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder }), ...racing])
+    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
+    expect(code).toBe(0)
+    expect(toolLines(stdout)).toEqual(expected)
+    expect(stdout).toContain(`toolOrder: ${toolOrder.join(', ')}`)
   })
 
   it('prints each section under a header with its name and order, rendered with the loop context', async () => {
