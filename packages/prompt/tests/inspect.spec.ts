@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { testServer } from 'dsh-tools-mcp/testing'
 import { inspectApp, renderInspection } from '../src/index.ts'
-import { recordSession, runBin, spineEntry, staticEntry, tempDir, writeApp } from './setup.ts'
+import { recordSession, runBin, spineEntry, staticEntry, tempDir, writeApp, writePlugin } from './setup.ts'
 
 /** Two tools-static entries whose delays register the tools in neither file nor name order. */
 const racing = [
@@ -70,10 +70,7 @@ describe('dsh-prompt inspect', () => {
 
   it('names the reasons a system-prompt/assemble listener creates: moved, added, removed, added section', async () => {
     const dir = await tempDir()
-    await writeFile(join(dir, 'listener.mjs'), `
-export const name = 'reorderer'
-export const inject = ['systemPrompt']
-export function apply(ctx) {
+    await writePlugin(dir, 'listener.mjs', 'reorderer', ['systemPrompt'], `
   ctx.systemPrompt.section({ name: 'repo:rules', order: 10, text: 'Rules.' })
   ctx.on('system-prompt/assemble', async (assembly, context, next) => {
     const result = await next()
@@ -82,7 +79,6 @@ export function apply(ctx) {
     tools.push({ name: 'extra', description: 'Added late.', parameters: { type: 'object', properties: {} } })
     return { ...result, tools, sections: [...result.sections, { name: 'late:note', text: 'Late note.' }] }
   })
-}
 `)
     await writeApp(dir, 'app.yml', [
       spineEntry(),
@@ -178,12 +174,8 @@ export function apply(ctx) {
     const pkg = join(dir, 'node_modules', 'dsh-folder-only-tools')
     await mkdir(pkg, { recursive: true })
     await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'dsh-folder-only-tools', type: 'module', exports: './index.mjs' }))
-    await writeFile(join(pkg, 'index.mjs'), `
-export const name = 'folder-tools'
-export const inject = ['tools']
-export function apply(ctx) {
+    await writePlugin(pkg, 'index.mjs', 'folder-tools', ['tools'], `
   ctx.tools.register({ name: 'local', description: 'Found next to the app file.', parameters: { type: 'object', properties: {} }, execute: () => 'ok' })
-}
 `)
     await writeApp(dir, 'app.yml', [spineEntry(), { id: 'mine', name: 'dsh-folder-only-tools' }])
     const { code, stdout, stderr } = await runBin(['inspect', 'app.yml'], dir)
@@ -205,13 +197,9 @@ export function apply(ctx) {
 
   it('waits --settle ms of quiet for registrations it cannot predict', async () => {
     const dir = await tempDir()
-    await writeFile(join(dir, 'late.mjs'), `
-export const name = 'late-tools'
-export const inject = ['tools']
-export function apply(ctx) {
+    await writePlugin(dir, 'late.mjs', 'late-tools', ['tools'], `
   const timer = setTimeout(() => ctx.tools.register({ name: 'late', description: 'Late.', parameters: { type: 'object', properties: {} }, execute: () => '' }), 60)
   ctx.effect(() => () => clearTimeout(timer))
-}
 `)
     await writeApp(dir, 'app.yml', [spineEntry(), { id: 'late', name: './late.mjs' }])
     const { code, stdout } = await runBin(['inspect', 'app.yml', '--settle', '400', '--json'], dir)
