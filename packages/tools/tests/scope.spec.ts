@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { ToolError } from '../src/index.ts'
-import { names, recordChanges, setup, tool } from './setup.ts'
-
-function thrown(run: () => unknown): ToolError {
-  try {
-    run()
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError)
-    return error as ToolError
-  }
-  throw new Error('expected a ToolError')
-}
+import { names, recordChanges, setup, tool, toolError } from './setup.ts'
 
 describe('tools registered for one agent', () => {
   it('appear only in that agent\'s assemblies, beside the tools for every agent', async () => {
@@ -49,25 +38,25 @@ describe('tools registered for one agent', () => {
     const ctx = await setup()
     ctx.tools.register(tool('shared'))
     ctx.tools.register(tool('mine'), { agentId: 'a' })
-    const scoped = thrown(() => ctx.tools.register(tool('shared'), { agentId: 'a' }))
+    const scoped = toolError(() => ctx.tools.register(tool('shared'), { agentId: 'a' }))
     expect(scoped.code).toBe('DUPLICATE_TOOL')
     expect(scoped.message).toBe('tool "shared" is already registered for every agent; it cannot also be registered for agent "a"')
-    const global = thrown(() => ctx.tools.register(tool('mine')))
+    const global = toolError(() => ctx.tools.register(tool('mine')))
     expect(global.message).toBe('tool "mine" is already registered for agent "a"; it cannot also be registered for every agent')
-    expect(thrown(() => ctx.tools.register(tool('mine'), { agentId: 'a' })).message).toBe('tool "mine" is already registered')
+    expect(toolError(() => ctx.tools.register(tool('mine'), { agentId: 'a' })).message).toBe('tool "mine" is already registered')
     expect(ctx.tools.list({ agentId: 'a' })).toEqual(['mine', 'shared'])
   })
 
   it.each([[''], [42], [null]])('refuse agentId %j', async (agentId) => {
     const ctx = await setup()
-    const error = thrown(() => ctx.tools.register(tool('x'), { agentId: agentId as string }))
+    const error = toolError(() => ctx.tools.register(tool('x'), { agentId: agentId as string }))
     expect(error.code).toBe('INVALID_TOOL')
     expect(error.message).toMatch(/takes agentId as a non-empty string or omitted, got/)
   })
 
   it('cannot be deferred', async () => {
     const ctx = await setup()
-    const error = thrown(() => ctx.tools.register(tool('later', { shouldDefer: true }), { agentId: 'a' }))
+    const error = toolError(() => ctx.tools.register(tool('later', { shouldDefer: true }), { agentId: 'a' }))
     expect(error.message).toBe('tool "later" is registered for agent "a" and cannot be deferred; only tools for every agent can')
     expect(ctx.tools.list({ agentId: 'a' })).toEqual([])
   })
