@@ -20,7 +20,7 @@ export const { Config, resolveConfig } = httpAdapterConfig<AnthropicConfig>({
   toolUpdateDescription: 'addition-only',
   // Claude's window.
   contextWindow: 200_000,
-  toolUpdateBetaHeader: 'anthropic-beta',
+  betaHeaderName: 'anthropic-beta',
   modelsExample: '[claude-sonnet-4-5] or [{ id: deepseek-chat, toolUpdate: addition-only }]',
 }, {
   maxTokens: {

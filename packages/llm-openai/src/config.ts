@@ -37,7 +37,7 @@ export const { Config, resolveConfig } = httpAdapterConfig<OpenAIConfig>({
   toolUpdate: defaultToolUpdate,
   toolUpdateDescription: 'addition-only for deepseek-flash, none otherwise',
   contextWindow: DEFAULT_CONTEXT_WINDOW,
-  toolUpdateBetaHeader: 'The toolUpdateBetaHeader',
+  betaHeaderName: 'The toolUpdateBetaHeader',
   modelsExample: '[deepseek-chat]',
 }, {
   toolUpdateBetaHeader: {

@@ -53,7 +53,7 @@ export interface HttpAdapterDefaults extends HttpEndpointDefaults {
   /** Context window of an entry that sets none. */
   contextWindow: number
   /** Names the header the beta value travels in, for the schema. */
-  toolUpdateBetaHeader: string
+  betaHeaderName: string
   /** A `models` value shown when the list is missing or empty. */
   modelsExample: string
 }
@@ -80,7 +80,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate, contextWindow }.'),
     ...httpTransportSchema(),
     toolUpdateBeta: Schema.string().default(DEFAULT_TOOL_UPDATE_BETA)
-      .description(`${defaults.toolUpdateBetaHeader} value sent only on requests that carry tool_addition/tool_removal blocks; empty sends none.`),
+      .description(`${defaults.betaHeaderName} value sent only on requests that carry tool_addition/tool_removal blocks; empty sends none.`),
   }
 }
 
