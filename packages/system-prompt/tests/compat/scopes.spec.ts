@@ -55,6 +55,18 @@ describe('scopes (published: registrations in a session or agent scope)', () => 
     expect(calls).toEqual(['global s1', 'scoped s1', 'global s2'])
   })
 
+  it('announce their changes to every change listener, with the scope', async () => {
+    const ctx = await setup()
+    const changes: unknown[] = []
+    ctx.on('system-prompt/change', (change) => { changes.push(change) })
+    const dispose = ctx.systemPrompt.scope('s1').variable('who', () => 'me')
+    dispose()
+    expect(changes).toEqual([
+      { kind: 'variable', action: 'add', name: 'who', scope: 's1' },
+      { kind: 'variable', action: 'remove', name: 'who', scope: 's1' },
+    ])
+  })
+
   it('suppress runtime context for one scope alone', async () => {
     const ctx = await setup()
     ctx.systemPrompt.context({ name: 'date', order: 0, text: 'today' })
