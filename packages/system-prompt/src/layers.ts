@@ -31,9 +31,12 @@ export class PromptLayers {
 
   /** The layer of `scope` (global when undefined), created on first use. */
   layer(scope: ScopeKey | undefined): PromptLayer {
-    if (scope === undefined) return this.global
-    let layer = this.scoped.get(scope)
-    if (!layer) this.scoped.set(scope, layer = new PromptLayer())
+    return scope === undefined ? this.global : this.scoped.get(scope) ?? this.open(scope)
+  }
+
+  private open(scope: ScopeKey): PromptLayer {
+    const layer = new PromptLayer()
+    this.scoped.set(scope, layer)
     return layer
   }
 

@@ -77,13 +77,8 @@ describe('scopes (published: registrations in a session or agent scope)', () => 
 
   it('leave with the plugin that registered them, and a duplicate within one scope is refused', async () => {
     const ctx = await setup()
-    const fiber = await ctx.plugin({
-      name: 'session-extras',
-      inject: ['systemPrompt'],
-      apply(ctx: Context) {
-        ctx.systemPrompt.scope('s1').section({ name: 'note', order: 5, text: 'Scoped note.' })
-      },
-    })
+    const note = (ctx: Context) => ctx.systemPrompt.scope('s1').section({ name: 'note', order: 5, text: 'Scoped note.' })
+    const fiber = await ctx.plugin({ name: 'session-extras', inject: ['systemPrompt'], apply: note })
     expect(() => ctx.systemPrompt.scope('s1').section({ name: 'note', order: 6, text: 'again' })).toThrow(/section "note" is already registered in scope "s1"/)
     expect(renderPrompt(await ctx.systemPrompt.assemble({ scope: 's1' }))).toMatch(/Scoped note\.$/)
     await fiber.dispose()
