@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Context } from 'cordis'
+import { rebuildLastRequest } from '../src/index.ts'
 import { CONTEXT_CLEARED } from '../src/runtime-context.ts'
 import { recordingAdapter, setup, toolPlugin } from './setup.ts'
 
@@ -96,6 +97,36 @@ describe('runtime context through the loop', () => {
     await agent.prompt('two')
     expect(ofType(agent.session.events(), 'context/snapshot')).toHaveLength(1)
     await second.dispose()
+  })
+})
+
+describe('runtime context and the log', () => {
+  it('is sent again after a compaction summarized it away, and only then', async () => {
+    const { ctx, dispose } = await setup()
+    await ctx.plugin(branchPlugin({ branch: 'main' }))
+    const agent = await ctx.agentLoop.createAgent()
+    await agent.prompt('one')
+    await agent.prompt('two')
+    expect((await agent.compact()).ok).toBe(true)
+    await agent.prompt('three')
+    await agent.prompt('four')
+    const kinds = agent.session.events().filter((event) => ['context/snapshot', 'context/compaction'].includes(event.type)).map((event) => event.type)
+    expect(kinds).toEqual(['context/snapshot', 'context/compaction', 'context/snapshot'])
+    await dispose()
+  })
+
+  it('lets the log alone rebuild the dispatched request, snapshot included', async () => {
+    const { adapter, calls } = recordingAdapter()
+    const { ctx, dispose } = await setup({ adapter, loop: { model: 'recording' } })
+    const box = { branch: 'main' }
+    await ctx.plugin(branchPlugin(box))
+    const agent = await ctx.agentLoop.createAgent()
+    await agent.prompt('one')
+    box.branch = 'next'
+    await agent.prompt('two')
+    const { signal: _signal, toolHistory: _history, ...sent } = calls.at(-1)! as any
+    expect(rebuildLastRequest(agent.session.events())).toEqual(JSON.parse(JSON.stringify(sent)))
+    await dispose()
   })
 })
 
