@@ -65,7 +65,7 @@ export class StdioDemo extends Service {
 
 // the same context the agent loop assembles with, so the answers match the next request's bytes
 function assembleContext(agent: Agent): AssembleContext {
-  return { model: agent.model, cwd: agent.settings.cwd, agentId: agent.id }
+  return { scope: agent.id, model: agent.model, cwd: agent.settings.cwd, agentId: agent.id }
 }
 
 export const name = 'stdio-demo'

@@ -15,7 +15,9 @@ function userMessages(messages: readonly ProjectedMessage[]): UserIndex {
   return derive(messages, userIndexes, () => ({ lastUser: -1, users: 0 }), (value, list, from) => {
     let { lastUser, users } = value
     for (let index = from; index < list.length; index++) {
-      if (list[index].role !== 'user') continue
+      // a runtime-context snapshot is not a request to answer
+      const message = list[index]
+      if (message.role !== 'user' || message.source !== undefined) continue
       lastUser = index
       users++
     }

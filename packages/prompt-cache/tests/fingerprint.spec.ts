@@ -67,14 +67,14 @@ describe('fingerprint', () => {
 describe('renderSections', () => {
   it('renders each section as the prompt does: interpolated, empty ones dropped', () => {
     const sections: AssembledSection[] = [
-      { name: 'a', text: 'Model {{model}}.' }, { name: 'blank', text: '  ' }, { name: 'c', text: '{{raw}}', complete: true },
+      { name: 'a', text: 'Model {{model}}.' }, { name: 'blank', text: '  ' }, { name: 'c', text: '{{raw}}', interpolate: false as const },
     ]
     expect(renderSections({ sections, variables: { model: 'm' } })).toEqual([{ name: 'a', text: 'Model m.' }, { name: 'c', text: '{{raw}}' }])
   })
 
   it('joins back into exactly the rendered prompt, with spans that cut it at the sections', () => {
     const text = fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '\n', '{', '}', 'x') , maxLength: 12 })
-    fc.assert(fc.property(fc.array(fc.record({ text, complete: fc.constant(true) }), { maxLength: 6 }), (drafts) => {
+    fc.assert(fc.property(fc.array(fc.record({ text, interpolate: fc.constant(false as const) }), { maxLength: 6 }), (drafts) => {
       const sections = drafts.map((draft, index) => ({ name: `s${index}`, ...draft }))
       const assembly = { sections, variables: {} }
       const system = renderPrompt(assembly)

@@ -61,6 +61,10 @@ function toMessage(event: SessionEvent): ChatMessage | undefined {
       const { text } = (event as SessionEvent<'user/message'>).data
       return { role: 'user', text }
     }
+    case 'context/snapshot': {
+      const { text } = (event as SessionEvent<'context/snapshot'>).data
+      return { role: 'user', text, source: 'runtime-context' }
+    }
     case 'assistant/message': {
       const { text, toolCalls } = (event as SessionEvent<'assistant/message'>).data
       return { role: 'assistant', text, toolCalls }

@@ -7,8 +7,8 @@ describe('tools registered for one agent', () => {
     const ctx = await setup()
     ctx.tools.register(tool('shared'))
     ctx.tools.register(tool('mine'), { agentId: 'a' })
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual(['mine', 'shared'])
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'b' })).tools)).toEqual(['shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['mine', 'shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['shared'])
     expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(['shared'])
     expect(ctx.tools.list({ agentId: 'a' })).toEqual(['mine', 'shared'])
     expect(ctx.tools.list()).toEqual(['shared'])
@@ -31,7 +31,7 @@ describe('tools registered for one agent', () => {
     ctx.tools.register(tool('read', { execute: () => 'from b' }), { agentId: 'b' })
     expect((await ctx.tools.execute('read', {}, { agentId: 'a' })).output).toBe('from a')
     expect((await ctx.tools.execute('read', {}, { agentId: 'b' })).output).toBe('from b')
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'b' })).tools)).toEqual(['read'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['read'])
   })
 
   it('refuse a name taken for every agent, and the other way round, naming the holder', async () => {
@@ -67,7 +67,7 @@ describe('tools registered for one agent', () => {
     const dispose = ctx.tools.register(tool('mine'), { agentId: 'a' })
     await dispose()
     expect(changes).toEqual([{ action: 'register', name: 'mine', agentId: 'a' }, { action: 'unregister', name: 'mine', agentId: 'a' }])
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual([])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual([])
     // the name is free again, for every agent too
     ctx.tools.register(tool('mine'))
     expect(ctx.tools.list()).toEqual(['mine'])
@@ -77,10 +77,10 @@ describe('tools registered for one agent', () => {
     const ctx = await setup()
     ctx.tools.register(tool('shared'))
     ctx.tools.register(tool('mine'), { agentId: 'a' })
-    const first = (await ctx.systemPrompt.assemble({ agentId: 'a' })).tools
-    expect((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools[0]).toBe(first[0])
+    const first = (await ctx.systemPrompt.assemble({ scope: 'a' })).tools
+    expect((await ctx.systemPrompt.assemble({ scope: 'a' })).tools[0]).toBe(first[0])
     ctx.tools.register(tool('more'), { agentId: 'a' })
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual(['mine', 'more', 'shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['mine', 'more', 'shared'])
   })
 
   it('give each agent the same canonical list whatever the order of registration', async () => {
@@ -89,8 +89,8 @@ describe('tools registered for one agent', () => {
       async (order) => {
         const ctx = await setup()
         for (const name of order) ctx.tools.register(tool(name), name.startsWith('g') ? {} : { agentId: name[0] })
-        expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual(['a1', 'a2', 'g1', 'g2'])
-        expect(names((await ctx.systemPrompt.assemble({ agentId: 'b' })).tools)).toEqual(['b1', 'g1', 'g2'])
+        expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['a1', 'a2', 'g1', 'g2'])
+        expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['b1', 'g1', 'g2'])
       },
     ), { numRuns: 30 })
   })
