@@ -23,10 +23,10 @@ export function estimateTokens(chars: number): number {
  * change since, or a header about to change (`headerChanged`) — the whole request is estimated.
  */
 export function estimateFill(session: Session, next: RequestSize, headerChanged = false): number {
-  const events = session.events()
   let appended = 0
-  for (let index = headerChanged ? -1 : events.length - 1; index >= 0; index--) {
-    const event = events[index]!
+  // Back from the end to the last response: what was logged since, never the whole log.
+  for (let seq = headerChanged ? 0 : session.lastSeq; seq >= 1; seq--) {
+    const event = session.event(seq)!
     if (event.type === 'assistant/message') {
       const { usage } = (event as SessionEvent<'assistant/message'>).data
       if (usage) return usage.inputTokens + usage.outputTokens + estimateTokens(appended)

@@ -86,6 +86,14 @@ export class Session {
     return this.published
   }
 
+  /**
+   * The event with seq `seq` (1..lastSeq), undefined outside that range. Reading the log from its end
+   * this way costs what is read, where `events()` copies the whole list after each append.
+   */
+  event(seq: number): SessionEvent | undefined {
+    return Number.isInteger(seq) && seq >= 1 ? this.log[seq - 1] : undefined
+  }
+
   /** The last logged `request/header` event, if any. */
   requestHeader(): SessionEvent<'request/header'> | undefined {
     this.advance(this.header)
