@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSchema } from 'dsh-core'
+import type { ChatMessage, ReadonlyList, ToolSchema } from 'dsh-core'
 import type { Session, SessionEvent } from 'dsh-session'
 
 /** About four characters a token: the estimate used for what no provider has counted yet. */
@@ -8,7 +8,7 @@ const CHARS_PER_TOKEN = 4
 export interface RequestSize {
   system: string
   tools: readonly ToolSchema[]
-  messages: readonly ChatMessage[]
+  messages: ReadonlyList<ChatMessage>
 }
 
 /** Tokens of `chars` characters of request text, estimated. */

@@ -53,6 +53,12 @@ export function frozenConcat<T>(previous: readonly T[], added: readonly T[]): re
   return list
 }
 
+/** Records `value` as deep-frozen; for values of this package that are frozen by construction. */
+export function registerDeepFrozen<T extends object>(value: T): T {
+  deeplyFrozen.add(value)
+  return value
+}
+
 /** True when `value` went through `deepFreeze` (or is a primitive). */
 export function isDeepFrozen(value: unknown): boolean {
   return !isFreezable(value) || deeplyFrozen.has(value)

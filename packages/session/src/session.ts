@@ -1,4 +1,4 @@
-import { describeValue, type ChatMessage, type ToolHistorySnapshot, deepFreeze, frozenJsonCopy } from 'dsh-core'
+import { describeValue, type ChatMessage, type FrozenList, type ToolHistorySnapshot, deepFreeze, frozenJsonCopy } from 'dsh-core'
 import { SessionError } from './errors.ts'
 import type { EventData, SessionEvent } from './events.ts'
 import { MessagesFold } from './messages.ts'
@@ -100,8 +100,12 @@ export class Session {
     return this.header.last
   }
 
-  /** The model-facing history (user, assistant, tool and tool-registry developer messages), frozen. */
-  messages(): readonly ChatMessage[] {
+  /**
+   * The model-facing history (user, assistant, tool and tool-registry developer messages) as a
+   * `FrozenList`: the same instance until the history changes, and a step's new list shares the previous
+   * one's backing array, so reading it after an append costs the appended messages only.
+   */
+  messages(): FrozenList<ChatMessage> {
     this.advance(this.history)
     return this.history.value()
   }
