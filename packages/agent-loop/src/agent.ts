@@ -295,9 +295,8 @@ export class Agent {
 
   /** True when a message was logged after the last compaction and at or before `throughSeq`. */
   private hasHistoryThrough(throughSeq: number): boolean {
-    const events = this.session.events()
-    for (let index = Math.min(throughSeq, events.length) - 1; index >= 0; index--) {
-      const type = events[index]!.type
+    for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
+      const type = this.session.event(seq)!.type
       if (type === 'context/compaction') return false
       if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
     }

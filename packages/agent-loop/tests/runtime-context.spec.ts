@@ -39,7 +39,7 @@ describe('runtime context through the loop', () => {
       [{ name: 'git', text: 'Git branch: main, in /work/repo.' }],
       [{ name: 'git', text: 'Git branch: feature, in /work/repo.' }],
     ])
-    const last = calls.at(-1)!.messages
+    const last = [...calls.at(-1)!.messages]
     expect(last.filter((message) => message.role === 'user').map((message) => message.text)).toEqual([
       'one', snapshots[0].data.text, 'two', snapshots[1].data.text, 'three',
     ])
@@ -73,7 +73,7 @@ describe('runtime context through the loop', () => {
     await loud.prompt('hi')
     expect(ofType(quiet.session.events(), 'context/snapshot')).toEqual([])
     expect(ofType(loud.session.events(), 'context/snapshot')).toHaveLength(1)
-    expect(calls[0]!.messages).toEqual([{ role: 'user', text: 'hi' }])
+    expect([...calls[0]!.messages]).toEqual([{ role: 'user', text: 'hi' }])
     await dispose()
   })
 

@@ -78,7 +78,7 @@ describe('SessionStore lifecycle', () => {
     const loaded = await second.sessions.open('chat-1')
     expect(loaded.resumed).toBe(true)
     expect(loaded.events()).toEqual(session.events())
-    expect(loaded.messages()).toEqual(session.messages())
+    expect(loaded.messages().toArray()).toEqual(session.messages().toArray())
     expect(loaded.requestHeader()).toEqual(session.requestHeader())
     expect(loaded.toolHistory()).toMatchObject({ sequenceStartSeq: h1, updates: session.toolHistory()!.updates })
     expect(loaded.toolHistory()!.resolve('edit', h2)).toEqual(tool('edit'))
