@@ -23,6 +23,8 @@ export class PgSessionStore extends Service implements SessionStoreApi {
   /** The database, named without its password. */
   readonly target: PgTarget
   readonly schema: string
+  /** The database without its password, and the schema. */
+  readonly location: string
   /** Every write batch is one committed transaction, so each event is durable once its batch commits. */
   readonly durability = 'event' as const
   private readonly pool: pg.Pool
@@ -37,6 +39,7 @@ export class PgSessionStore extends Service implements SessionStoreApi {
     this.logger = ctx.logger('session-postgres')
     this.target = resolveTarget(config)
     this.schema = config.schema
+    this.location = `PostgreSQL at ${this.target.safe}, schema "${this.schema}"`
     this.place = {
       target: this.target,
       schema: this.schema,

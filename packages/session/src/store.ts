@@ -42,6 +42,8 @@ export class SessionStore extends Service implements SessionStoreApi {
   private readonly persist: boolean
   /** When appends are fsynced. */
   readonly durability: Durability
+  /** The folder of the logs, or that they stay in memory. */
+  readonly location: string
   private readonly writers = new Map<string, JsonlWriter>()
   private readonly sessions = new Map<string, Session>()
   private readonly pending = new Map<string, Promise<Session>>()
@@ -52,6 +54,7 @@ export class SessionStore extends Service implements SessionStoreApi {
     this.root = resolve(process.cwd(), config.persistenceRoot)
     this.persist = config.persist
     this.durability = config.durability ?? 'turn'
+    this.location = this.persist ? this.root : 'memory (persist: false)'
     if (!DURABILITY_MODES.includes(this.durability)) {
       throw new SessionError('INVALID_CONFIG', `durability ${describeValue(this.durability)} is not one of ${DURABILITY_MODES.join(', ')}`)
     }
