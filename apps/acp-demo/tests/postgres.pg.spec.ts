@@ -38,7 +38,8 @@ function freshSchema(): string {
   return schema
 }
 
-describe('session/load from a PostgreSQL session store', () => {
+// two or three app processes per case, each booting on a shared machine
+describe('session/load from a PostgreSQL session store', { timeout: 90_000 }, () => {
   it('A writes a session and exits; B loads it (replayed), continues it, and its next changed header says resume', async () => {
     const schema = freshSchema()
     const { dir, file } = await appFolder(pgYaml(schema))

@@ -35,7 +35,8 @@ async function listedIds(file: string): Promise<string[]> {
 const headerReasons = (log: { type: string; data: any }[]) => log.filter((event) => event.type === 'request/header').map((event) => event.data.reason)
 const turns = (log: { type: string; data: any }[]) => log.filter((event) => event.type === 'turn/start').map((event) => event.data.turn)
 
-describe('the stdio front door on a PostgreSQL session store', () => {
+// each case runs the bin five to nine times, a few seconds each on a busy machine
+describe('the stdio front door on a PostgreSQL session store', { timeout: 120_000 }, () => {
   it('lists, resumes by id and continues sessions another run wrote; the next changed header says resume', async () => {
     const { file, dir, schema } = await pgApp()
     const url = new URL(inject('pgUrl'))
@@ -82,25 +83,32 @@ describe('the stdio front door on a PostgreSQL session store', () => {
       .toEqual({ code: 1, stdout: '', stderr: '--continue: there is no stored session yet; run without it to start one\n' })
   })
 
-  it('a session another run is writing is listed as in use, and resuming it is one BUSY line without the password', async () => {
+  it('a session another run is writing is listed as in use, --continue passes over it, and resuming it is one BUSY line without the password', async () => {
     const { file, schema } = await pgApp()
-    expect(await run([file], 'hello\n', { env: env() })).toMatchObject({ code: 0 })
-    const [id] = await listedIds(file)
+    expect(await run([file], 'older\n', { env: env() })).toMatchObject({ code: 0 })
+    const [free] = await listedIds(file)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await run([file], 'newer\n', { env: env() })).toMatchObject({ code: 0 })
+    const id = (await listedIds(file)).find((listed) => listed !== free)!
 
-    const holder = new App([file, '--resume', id!], { env: env() })
+    const holder = new App([file, '--resume', id], { env: env() })
     holder.send('still here')
     expect(await holder.nextLine()).toBe('echo: still here')
 
     const listed = await run([file, '--sessions'], '', { env: env() })
-    expect(listed).toEqual({ code: 0, stdout: `${id}  in use: another process is writing it\n`, stderr: '' })
-    const refused = await run([file, '--resume', id!], 'hi\n', { env: env() })
+    expect(listed).toMatchObject({ code: 0, stderr: '' })
+    expect(listed.stdout).toMatch(new RegExp(`^${free}  \\S+  1 turn  "older"\n${id}  in use: another process is writing it\n$`))
+    const refused = await run([file, '--resume', id], 'hi\n', { env: env() })
     expect(refused).toMatchObject({ code: 1, stdout: '' })
     expect(refused.stderr.split('\n')).toHaveLength(2)
-    expect(refused.stderr).toMatch(new RegExp(`^\\S*app\\.yml: entry "app" \\(dsh-stdio-demo\\): cannot open a session \\(PostgreSQL at postgres://dsh_test@[^ ]+, schema "${schema}"\\): session "${id}" is busy: another process is writing it`))
+    expect(refused.stderr).toMatch(new RegExp(`^\\S*app\\.yml: entry "app" \\(dsh-stdio-demo\\): cannot open a session \\(PostgreSQL at postgres://[^ ]+, schema "${schema}"\\): session "${id}" is busy: another process is writing it`))
     expect(refused.stderr).not.toContain(new URL(inject('pgUrl')).password)
+    // the most recent session is in use elsewhere: --continue goes on with the most recent one that is not
+    expect(await run([file, '--continue'], 'go on\n', { env: env() })).toEqual({ code: 0, stdout: 'echo: go on\n', stderr: '' })
+    expect((await events(schema, free!)).filter((event) => event.type === 'user/message').map((event) => event.data.text)).toEqual(['older', 'go on'])
 
     expect(await holder.finish()).toMatchObject({ code: 0 })
-    expect(await run([file, '--resume', id!], 'after\n', { env: env() })).toMatchObject({ code: 0, stdout: 'echo: after\n' })
-    expect(turns(await events(schema, id!))).toEqual([1, 2, 3])
+    expect(await run([file, '--resume', id], 'after\n', { env: env() })).toMatchObject({ code: 0, stdout: 'echo: after\n' })
+    expect(turns(await events(schema, id))).toEqual([1, 2, 3])
   })
 })
