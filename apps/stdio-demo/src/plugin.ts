@@ -47,6 +47,11 @@ export class StdioDemo extends Service {
     return this.ctx.agentLoop.createAgent(sessionId === undefined ? {} : { sessionId })
   }
 
+  /** Where the sessions are kept (a folder, or a database without its password), for listings and errors. */
+  get sessionsLocation(): string {
+    return this.ctx.sessions.location
+  }
+
   /** The stored sessions, most recent first (`--sessions`, `--continue`). */
   storedSessions(): Promise<SessionSummary[]> {
     return summarizeSessions(this.ctx.sessions)
