@@ -27,6 +27,8 @@ export class SessionWriter implements EventSink {
   private closed = false
   /** Seq of the next event to insert; set by the loader once it has read the log. */
   nextSeq = 1
+  /** The session has no row yet: the first batch inserts it in the same statement as its events. */
+  private newSession = false
 
   private constructor(readonly sessionId: string, private readonly client: pg.Client, private readonly place: WriterPlace) {
     // An idle connection that dies emits 'error'; without a listener the whole process would crash.
@@ -51,6 +53,11 @@ export class SessionWriter implements EventSink {
       throw pgFailure(error, place.target, `opening session "${sessionId}"`, 'CONNECT')
     }
     return new SessionWriter(sessionId, client, place)
+  }
+
+  /** Marks a session that is not stored yet: its row goes in with the first batch of events. */
+  storeRowFirst(): void {
+    this.newSession = true
   }
 
   /** The held connection, for reading the session under its lock. */
@@ -84,15 +91,16 @@ export class SessionWriter implements EventSink {
   }
 
   private async drain(): Promise<void> {
-    const table = `${ident(this.place.schema)}.events`
+    const s = ident(this.place.schema)
+    const events = `INSERT INTO ${s}.events (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`
     try {
       while (this.queue.length && !this.failure) {
         const batch = this.queue.splice(0)
         const seqs = batch.map((_, i) => this.nextSeq + i)
-        await this.client.query(
-          `INSERT INTO ${table} (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`,
-          [this.sessionId, seqs, batch],
-        )
+        // one statement, so the session's row and its first events commit together or not at all
+        const sql = this.newSession ? `WITH row AS (INSERT INTO ${s}.sessions (id) VALUES ($1)) ${events}` : events
+        await this.client.query(sql, [this.sessionId, seqs, batch])
+        this.newSession = false
         this.nextSeq += batch.length
         this.persisted += batch.length
       }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { Durability } from './durability.ts'
 import { type LogLine, type ReadLinesOptions, readLines } from './line-reader.ts'
 import { SessionError } from './errors.ts'
@@ -8,7 +9,8 @@ import { type EventSink, Session, restoreEvent } from './session.ts'
 /**
  * Appends lines to one JSONL file through a single ordered queue and one open file: lines queued while a
  * write is in flight go out together in the next write, so writes never interleave and order is append
- * order. `durability` decides when the lines are also fsynced (see `Durability`).
+ * order. `durability` decides when the lines are also fsynced (see `Durability`). A writer for a new
+ * session (`fresh`) creates its folder and file at the first write, and only if no file is there yet.
  */
 export class JsonlWriter implements EventSink {
   private readonly queue: string[] = []
@@ -24,6 +26,7 @@ export class JsonlWriter implements EventSink {
     readonly path: string,
     private readonly onFailure: (error: SessionError) => void = () => {},
     readonly durability: Durability = 'turn',
+    private fresh = false,
   ) {}
 
   write(line: string): void {
@@ -54,7 +57,7 @@ export class JsonlWriter implements EventSink {
 
   private async drain(): Promise<void> {
     try {
-      const file = await (this.file ??= open(this.path, 'a'))
+      const file = await (this.file ??= this.openFile())
       while (this.queue.length) {
         const batch = this.queue.splice(0)
         await file.write(batch.join(''))
@@ -71,6 +74,19 @@ export class JsonlWriter implements EventSink {
       this.fail(error)
     } finally {
       this.draining = undefined
+    }
+  }
+
+  private async openFile(): Promise<FileHandle> {
+    if (!this.fresh) return open(this.path, 'a')
+    await fs.mkdir(dirname(this.path), { recursive: true })
+    try {
+      const file = await open(this.path, 'wx')
+      this.fresh = false
+      return file
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      throw new Error('another store created this session\'s log after this one created the session')
     }
   }
 
@@ -102,16 +118,18 @@ async function checkLinked(file: FileHandle): Promise<void> {
   if ((await file.stat()).nlink === 0) throw new Error('the file was deleted while the session was open')
 }
 
-/** Creates an empty log file; fails with EXISTS if one is already there. */
-export async function createLogFile(path: string): Promise<void> {
+/**
+ * Checks that a new session may take `path`: fails with EXISTS when a log is there, and with the file
+ * system's error when the path cannot be a file in a folder (a part of it is a file, say). Writes nothing.
+ */
+export async function checkLogFree(path: string): Promise<void> {
   try {
-    await fs.writeFile(path, '', { flag: 'wx' })
+    await fs.stat(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new SessionError('EXISTS', `session log ${path} already exists; use open() or openOrCreate()`)
-    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
     throw error
   }
+  throw new SessionError('EXISTS', `session log ${path} already exists; use open() or openOrCreate()`)
 }
 
 export interface LoadHooks {
