@@ -31,6 +31,8 @@ export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, c
     const entry = app.entries.find((item) => !item.disabled && item.fiber?.runtime?.Config === Config)
     const where = entry ? `entry "${entry.id}" (dsh-stdio-demo)` : 'dsh-stdio-demo'
     const message = oneLine(error instanceof Error ? error.message : String(error))
-    throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (persistenceRoot "${demo.config.persistenceRoot}"): ${message}`)
+    const folder = demo.config.persistenceRoot ?? demo.sessionFolder()
+    const root = folder === undefined ? '' : ` (persistenceRoot "${folder}")`
+    throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session${root}: ${message}`)
   }
 }

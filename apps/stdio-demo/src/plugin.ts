@@ -52,6 +52,12 @@ export class StdioDemo extends Service {
     return summarizeSessions(this.ctx.sessions)
   }
 
+  /** The folder the session store keeps its logs in, when it is a folder store (JSONL). */
+  sessionFolder(): string | undefined {
+    const root = (this.ctx.sessions as { root?: unknown }).root
+    return typeof root === 'string' ? root : undefined
+  }
+
   /** The tools as the agent's next request would declare them, in canonical order. */
   async tools(agent: Agent): Promise<ToolSchema[]> {
     return (await this.ctx.systemPrompt.assemble(assembleContext(agent))).tools
