@@ -1,0 +1,59 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { writeApp } from './setup.ts'
+import { hasScript, openTerminal } from './terminal.ts'
+
+/** An app whose model takes `delayMs` before its first chunk. */
+async function slowApp(delayMs: number) {
+  const made = await writeApp(`
+- id: app
+  name: dsh-stdio-demo
+  config: { persistenceRoot: ./sessions, welcome: Welcome., model: slow-model }
+- id: script
+  name: dsh-llm-scripted
+  config: { models: [slow-model], script: ./script.json }
+`)
+  await writeFile(join(made.dir, 'script.json'), JSON.stringify({ responses: [{ text: 'the slow answer', delayMs }, { text: 'the quick answer' }] }))
+  return made
+}
+
+describe.skipIf(!hasScript)('the REPL while the model has not answered', () => {
+  it('shows "thinking…" on the terminal until the first chunk, then clears it', { timeout: 20_000 }, async () => {
+    const { file, dir } = await slowApp(1200)
+    const terminal = openTerminal([file], { XDG_STATE_HOME: dir })
+    let at = await terminal.until('> ')
+    terminal.type('hello\r')
+    const shown = await terminal.until('thinking…', at)
+    // still thinking, not answered: the indicator is redrawn in place, nothing else yet
+    expect(terminal.screen().slice(shown)).not.toContain('the slow answer')
+    at = await terminal.until('the slow answer', shown)
+    // the answer starts on a cleared line: spaces over the indicator, then a carriage return
+    const before = terminal.screen().slice(0, at - 'the slow answer'.length)
+    expect(before).toMatch(/\r {11}\r$/)
+    at = await terminal.until('> ', at)
+    terminal.type('again\r')
+    await terminal.until('the quick answer', at)
+    terminal.type('/exit\r')
+    expect(await terminal.exited).toBe(0)
+  })
+
+  it('never puts it on stdout redirected to a file: it goes to the terminal on stderr', { timeout: 20_000 }, async () => {
+    const { file, dir } = await slowApp(800)
+    const out = join(dir, 'out.txt')
+    const terminal = openTerminal([file], { XDG_STATE_HOME: dir }, `> "${out}"`)
+    const inFile = async (text: string) => {
+      for (let i = 0; i < 100 && !(await readFile(out, 'utf8').catch(() => '')).includes(text); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    // stdin is the terminal: the REPL runs, its prompt and answers go to the file
+    await inFile('> ')
+    terminal.type('hello\r')
+    await terminal.until('thinking…')
+    await inFile('the slow answer')
+    terminal.type('/exit\r')
+    expect(await terminal.exited).toBe(0)
+    const written = await readFile(out, 'utf8')
+    expect(written).toContain('the slow answer')
+    expect(written).not.toContain('thinking')
+  })
+})
