@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods } from '@agentclientprotocol/sdk'
-import { startEmulator } from 'dsh-bench/testing'
+import { emulatedAppFile, startEmulator } from 'dsh-bench/testing'
 import { appFolder, drive, messageText, openSession, prompt, sessionEvents, type Driven } from './harness.ts'
 
 const running: Driven[] = []
@@ -17,28 +17,9 @@ function start(file: string): Driven {
   return driven
 }
 
-/** The app on the benchmark's prefix-caching provider, DeepSeek's route (a later tool joins in the history). */
+/** The app on the benchmark's prefix-caching provider (DeepSeek's route: a later tool joins in the history). */
 function cachedApp(origin: string, tools: string[]): string {
-  return [
-    '- id: app',
-    '  name: dsh-acp-demo',
-    '  config:',
-    '    persistenceRoot: ./sessions',
-    '    model: cache-model',
-    `    persona: ${JSON.stringify('You are a careful assistant inside an editor, for long sessions. '.repeat(8))}`,
-    '- id: provider',
-    '  name: dsh-llm-openai',
-    '  config:',
-    `    baseURL: ${origin}/deepseek/v1`,
-    '    apiKeyEnv: CACHE_TEST_KEY',
-    '    models: [{ id: cache-model, toolUpdate: addition-only }]',
-    '- id: tools',
-    '  name: dsh-tools-static',
-    '  config:',
-    '    tools:',
-    ...tools.map((name) => `      - { name: ${name}, description: ${JSON.stringify(`The ${name} tool, described at some length so the tool block fills cache blocks.`)} }`),
-    '',
-  ].join('\n')
+  return emulatedAppFile({ app: 'dsh-acp-demo', origin, model: 'cache-model', tools })
 }
 
 describe('session/load keeps the provider\'s cache', () => {

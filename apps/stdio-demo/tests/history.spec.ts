@@ -2,9 +2,15 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appYaml, tempDir, writeApp } from './setup.ts'
-import { hasScript, openTerminal } from './terminal.ts'
+import { hasScript, openTerminal, type Terminal } from './terminal.ts'
 
 const UP = '\x1b[A'
+
+/** Types `line` at the prompt shown after `at`, waits for its answer and the next prompt; returns where that prompt ends. */
+async function ask(terminal: Terminal, line: string, at: number): Promise<number> {
+  terminal.type(`${line}\r`)
+  return terminal.until('> ', await terminal.until(`echo: ${line}`, at))
+}
 
 describe.skipIf(!hasScript)('the REPL\'s input history', () => {
   it('keeps typed lines across runs in the state folder: up-arrow recalls the previous run\'s line', { timeout: 30_000 }, async () => {
@@ -12,10 +18,7 @@ describe.skipIf(!hasScript)('the REPL\'s input history', () => {
     const [state, cwd] = await Promise.all([tempDir('dsh-state-'), tempDir('dsh-cwd-')])
     const env = { XDG_STATE_HOME: state }
     const first = openTerminal([file], env, '', cwd)
-    let at = await first.until('> ')
-    first.type('remember this line\r')
-    at = await first.until('echo: remember this line', at)
-    await first.until('> ', at)
+    await ask(first, 'remember this line', await first.until('> '))
     first.type('\x04')
     expect(await first.exited).toBe(0)
     const path = join(state, 'dsh', 'stdio-history')
@@ -24,11 +27,10 @@ describe.skipIf(!hasScript)('the REPL\'s input history', () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600)
 
     const second = openTerminal([file], env, '', cwd)
-    at = await second.until('> ')
+    const at = await second.until('> ')
     second.type(UP)
     second.type('\r')
-    at = await second.until('echo: remember this line', at)
-    at = await second.until('> ', at)
+    await second.until('> ', await second.until('echo: remember this line', at))
     second.type('/exit\r')
     expect(await second.exited).toBe(0)
     // a recalled line repeated right away is kept once
@@ -44,11 +46,8 @@ describe.skipIf(!hasScript)('the REPL\'s input history', () => {
     const path = join(state, 'dsh', 'stdio-history')
     await writeFile(path, Array.from({ length: 600 }, (_, i) => `old ${i + 1}\n`).join(''))
     const terminal = openTerminal([file], { XDG_STATE_HOME: state })
-    let at = await terminal.until('> ')
     // 500 are read back (old 101 to old 600); adding one drops old 101
-    terminal.type('new line\r')
-    at = await terminal.until('echo: new line', at)
-    await terminal.until('> ', at)
+    await ask(terminal, 'new line', await terminal.until('> '))
     terminal.type('\x04')
     expect(await terminal.exited).toBe(0)
     const lines = (await readFile(path, 'utf8')).trimEnd().split('\n')
@@ -63,13 +62,7 @@ describe.skipIf(!hasScript)('the REPL\'s input history', () => {
     // a folder where the file should be: nothing to read, nothing can be written
     await mkdir(join(state, 'dsh', 'stdio-history'), { recursive: true })
     const terminal = openTerminal([file], { XDG_STATE_HOME: state })
-    let at = await terminal.until('> ')
-    terminal.type('one\r')
-    at = await terminal.until('echo: one', at)
-    at = await terminal.until('> ', at)
-    terminal.type('two\r')
-    at = await terminal.until('echo: two', at)
-    await terminal.until('> ', at)
+    await ask(terminal, 'two', await ask(terminal, 'one', await terminal.until('> ')))
     terminal.type('\x04')
     expect(await terminal.exited).toBe(0)
     const warnings = terminal.screen().split('warning: cannot save the input history to ').length - 1

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startEmulator } from 'dsh-bench/testing'
+import { emulatedAppFile, startEmulator } from 'dsh-bench/testing'
 import { run, writeApp } from './setup.ts'
 
 const emulators: { close(): Promise<void> }[] = []
@@ -11,31 +11,9 @@ afterEach(async () => {
 
 const env = { CACHE_TEST_KEY: 'sk-loopback', DSH_LOG_LEVEL: 'error' }
 
-/**
- * The app on the benchmark's prefix-caching provider (DeepSeek's route: a tool added later is declared with
- * `defer_loading` and announced in the history, so the cached prefix survives it), with `tools` static tools.
- */
+/** The app on the benchmark's prefix-caching provider (DeepSeek's route: a later tool joins in the history). */
 function cachedApp(origin: string, tools: string[]): string {
-  return [
-    '- id: app',
-    '  name: dsh-stdio-demo',
-    '  config:',
-    '    persistenceRoot: ./sessions',
-    '    model: cache-model',
-    `    persona: ${JSON.stringify('You are a careful assistant for a long-running terminal session. '.repeat(8))}`,
-    '- id: provider',
-    '  name: dsh-llm-openai',
-    '  config:',
-    `    baseURL: ${origin}/deepseek/v1`,
-    '    apiKeyEnv: CACHE_TEST_KEY',
-    '    models: [{ id: cache-model, toolUpdate: addition-only }]',
-    '- id: tools',
-    '  name: dsh-tools-static',
-    '  config:',
-    '    tools:',
-    ...tools.map((name) => `      - { name: ${name}, description: ${JSON.stringify(`The ${name} tool, described at some length so the tool block fills cache blocks.`)} }`),
-    '',
-  ].join('\n')
+  return emulatedAppFile({ app: 'dsh-stdio-demo', origin, model: 'cache-model', tools })
 }
 
 async function headerReasons(sessions: string): Promise<string[]> {

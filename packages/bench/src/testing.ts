@@ -6,3 +6,5 @@
 export { startEmulator } from './cache/emulator.ts'
 export type { LedgerEntry } from './cache/emulator.ts'
 export { CHARS_PER_TOKEN, TOKENS_PER_BLOCK } from './cache/prefix-store.ts'
+export { emulatedAppFile } from './cache/emulated-app.ts'
+export type { EmulatedApp } from './cache/emulated-app.ts'
