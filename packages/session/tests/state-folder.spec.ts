@@ -54,3 +54,9 @@ describe('workingFolderKey', () => {
     }))
   })
 })
+
+describe('the test run', () => {
+  it('points XDG_STATE_HOME at a throwaway folder, so no test writes the user\'s own (.ci/vitest-state.mjs)', () => {
+    expect(process.env.XDG_STATE_HOME).toMatch(/dsh-test-state-/)
+  })
+})
