@@ -9,7 +9,7 @@ import { showThinking } from './thinking.ts'
 
 /**
  * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, a spinner
- * says the model has not answered yet, Ctrl-C cancels a running turn, clears a half-typed line, and leaves
+ * says the model has not answered yet (after the prompt, and after each tool result), Ctrl-C cancels a running turn, clears a half-typed line, and leaves
  * on an empty one; `/exit` or Ctrl-D leaves. Typed lines are kept in `historyPath` across runs (up-arrow
  * recalls them). Resolves when the user leaves and the history is saved.
  */
@@ -67,7 +67,7 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
   async function turn(line: string) {
     let atLineStart = true
     // on the terminal only: stdout redirected to a file gets the answer alone
-    const thinking = showThinking(output, errors)
+    let thinking = showThinking(output, errors)
     const write = (text: string) => {
       thinking.stop()
       output.write(text)
@@ -77,6 +77,8 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
       if (update.type === 'text') return write(update.delta)
       const shown = formatActivity(update)
       if (shown) write(`${atLineStart ? '' : '\n'}${shown}\n`)
+      // the result goes back to the model: waiting for it again
+      if (update.type === 'tool-result') thinking = showThinking(output, errors)
     }
     const result = await agent.prompt(line, { onUpdate }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')

@@ -10,16 +10,26 @@ async function slowApp(delayMs: number) {
 - id: app
   name: dsh-stdio-demo
   config: { persistenceRoot: ./sessions, welcome: Welcome., model: slow-model }
+- id: tools
+  name: dsh-tools-static
+  config: { tools: [{ name: get_time, description: Time., result: noon }] }
 - id: script
   name: dsh-llm-scripted
   config: { models: [slow-model], script: ./script.json }
 `)
-  await writeFile(join(made.dir, 'script.json'), JSON.stringify({ responses: [{ text: 'the slow answer', delayMs }, { text: 'the quick answer' }] }))
+  await writeFile(join(made.dir, 'script.json'), JSON.stringify({
+    responses: [
+      { text: 'the slow answer', delayMs },
+      { text: 'the quick answer' },
+      { toolCalls: [{ name: 'get_time' }] },
+      { text: 'after the tool', delayMs },
+    ],
+  }))
   return made
 }
 
 describe.skipIf(!hasScript)('the REPL while the model has not answered', () => {
-  it('shows "thinking…" on the terminal until the first chunk, then clears it', { timeout: 20_000 }, async () => {
+  it('shows "thinking…" on the terminal until the first chunk, then clears it; again after a tool result', { timeout: 20_000 }, async () => {
     const { file, dir } = await slowApp(1200)
     const terminal = openTerminal([file], { XDG_STATE_HOME: dir })
     let at = await terminal.until('> ')
@@ -33,7 +43,13 @@ describe.skipIf(!hasScript)('the REPL while the model has not answered', () => {
     expect(before).toMatch(/\r {11}\r$/)
     at = await terminal.until('> ', at)
     terminal.type('again\r')
-    await terminal.until('the quick answer', at)
+    at = await terminal.until('the quick answer', at)
+    // after a tool result the model is waited for again
+    at = await terminal.until('> ', at)
+    terminal.type('use the tool\r')
+    at = await terminal.until('← noon', at)
+    at = await terminal.until('thinking…', at)
+    await terminal.until('after the tool', at)
     terminal.type('/exit\r')
     expect(await terminal.exited).toBe(0)
   })
