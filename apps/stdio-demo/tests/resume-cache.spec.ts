@@ -23,7 +23,7 @@ async function headerReasons(sessions: string): Promise<string[]> {
 }
 
 describe('a resumed session keeps the provider\'s cache', () => {
-  it('--resume with an unchanged prefix hits the cache on its first request; --continue with a tool more logs reason resume and still hits', async () => {
+  it('--resume with an unchanged prefix hits the cache on its first request; --continue with a tool more logs reason resume and still hits', { timeout: 60_000 }, async () => {
     const emulator = await startEmulator(['cache-model'])
     emulators.push(emulator)
     const { file, dir, sessions } = await writeApp(cachedApp(emulator.origin, ['alpha', 'beta']))
