@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
-import { BIN } from './setup.ts'
+import { BIN, writeApp } from './setup.ts'
 
 /** util-linux `script` gives the bin a real pseudo-terminal; specs that need one skip without it. */
 export const hasScript = spawnSync('script', ['--version']).status === 0
@@ -45,4 +47,24 @@ export function openTerminal(args: string[], env: Record<string, string> = {}, r
     type: (keys) => child.stdin.write(keys),
     exited,
   }
+}
+
+/**
+ * An app file on the scripted model `script-model` answering `responses` in turn (see dsh-llm-scripted),
+ * with one tool, `get_time` (result `noon`), and `welcome` as the REPL's first line.
+ */
+export async function scriptedApp(welcome: string, responses: unknown[]): Promise<{ file: string; dir: string }> {
+  const { file, dir } = await writeApp(`
+- id: app
+  name: dsh-stdio-demo
+  config: { persistenceRoot: ./sessions, welcome: ${JSON.stringify(welcome)}, model: script-model }
+- id: tools
+  name: dsh-tools-static
+  config: { tools: [{ name: get_time, description: Time., result: noon }] }
+- id: script
+  name: dsh-llm-scripted
+  config: { models: [script-model], script: ./script.json }
+`)
+  await writeFile(join(dir, 'script.json'), JSON.stringify({ responses }))
+  return { file, dir }
 }

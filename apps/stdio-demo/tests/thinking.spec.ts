@@ -1,31 +1,16 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { writeApp } from './setup.ts'
-import { hasScript, openTerminal } from './terminal.ts'
+import { hasScript, openTerminal, scriptedApp } from './terminal.ts'
 
-/** An app whose model takes `delayMs` before its first chunk. */
-async function slowApp(delayMs: number) {
-  const made = await writeApp(`
-- id: app
-  name: dsh-stdio-demo
-  config: { persistenceRoot: ./sessions, welcome: Welcome., model: slow-model }
-- id: tools
-  name: dsh-tools-static
-  config: { tools: [{ name: get_time, description: Time., result: noon }] }
-- id: script
-  name: dsh-llm-scripted
-  config: { models: [slow-model], script: ./script.json }
-`)
-  await writeFile(join(made.dir, 'script.json'), JSON.stringify({
-    responses: [
-      { text: 'the slow answer', delayMs },
-      { text: 'the quick answer' },
-      { toolCalls: [{ name: 'get_time' }] },
-      { text: 'after the tool', delayMs },
-    ],
-  }))
-  return made
+/** An app whose model takes `delayMs` before its first chunk, then answers at once, then calls a tool. */
+function slowApp(delayMs: number) {
+  return scriptedApp('Welcome.', [
+    { text: 'the slow answer', delayMs },
+    { text: 'the quick answer' },
+    { toolCalls: [{ name: 'get_time' }] },
+    { text: 'after the tool', delayMs },
+  ])
 }
 
 describe.skipIf(!hasScript)('the REPL while the model has not answered', () => {

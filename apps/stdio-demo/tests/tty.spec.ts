@@ -1,32 +1,17 @@
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { writeApp } from './setup.ts'
-import { hasScript, openTerminal } from './terminal.ts'
+import { hasScript, openTerminal, scriptedApp } from './terminal.ts'
 
 describe.skipIf(!hasScript)('the REPL on a terminal', () => {
   it('streams answers and tool calls, cancels a turn on Ctrl-C and exits 0 on /exit', { timeout: 20_000 }, async () => {
-    const { file, dir } = await writeApp(`
-- id: app
-  name: dsh-stdio-demo
-  config: { persistenceRoot: ./sessions, welcome: Welcome to the test., model: script-model }
-- id: tools
-  name: dsh-tools-static
-  config: { tools: [{ name: get_time, description: Time., result: noon }] }
-- id: script
-  name: dsh-llm-scripted
-  config: { models: [script-model], script: ./script.json }
-`)
     // one response per model call; the fourth would come after 60 s: only Ctrl-C can end that turn in time
-    await writeFile(join(dir, 'script.json'), JSON.stringify({
-      responses: [
-        { text: 'first answer' },
-        { toolCalls: [{ name: 'get_time' }] },
-        { text: 'after the tool' },
-        { text: 'too late', delayMs: 60_000 },
-        { text: 'after the cancel' },
-      ],
-    }))
+    const { file } = await scriptedApp('Welcome to the test.', [
+      { text: 'first answer' },
+      { toolCalls: [{ name: 'get_time' }] },
+      { text: 'after the tool' },
+      { text: 'too late', delayMs: 60_000 },
+      { text: 'after the cancel' },
+    ])
     const { until, type, exited } = openTerminal([file], { TERM: 'dumb' })
     let at = await until('Welcome to the test.', 0)
     // types a line once the prompt is shown, then waits for each expected text in turn
