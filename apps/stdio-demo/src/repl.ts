@@ -9,9 +9,10 @@ import { showThinking } from './thinking.ts'
 
 /**
  * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, a spinner
- * says the model has not answered yet (after the prompt, and after each tool result), Ctrl-C cancels a running turn, clears a half-typed line, and leaves
- * on an empty one; `/exit` or Ctrl-D leaves. Typed lines are kept in `historyPath` across runs (up-arrow
- * recalls them). Resolves when the user leaves and the history is saved.
+ * says the model has not answered yet (after the prompt, and after each tool result), Ctrl-C cancels a
+ * running turn, clears a half-typed line, and leaves on an empty one; `/exit` or Ctrl-D leaves. Typed
+ * lines are kept in `historyPath` across runs (up-arrow recalls them). Resolves when the user leaves and
+ * the history is saved.
  */
 export async function serveRepl({ input, output, errors }: Streams, demo: StdioDemo, agent: Agent, historyPath?: string): Promise<void> {
   const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`))

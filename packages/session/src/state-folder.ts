@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { homedir } from 'node:os'
+import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 
 /** The environment variables the state folder depends on. */
@@ -10,13 +10,23 @@ export type StateEnv = Readonly<Record<string, string | undefined>> & {
 
 /**
  * The user's state folder, as the XDG Base Directory specification defines it: `$XDG_STATE_HOME` when it
- * is an absolute path (a relative one is invalid and ignored), else `$HOME/.local/state`.
+ * is an absolute path (a relative one is invalid and ignored), else `$HOME/.local/state` (the account's
+ * home folder when `HOME` is unset or relative).
  */
 export function stateHome(env: StateEnv = process.env): string {
   const xdg = env.XDG_STATE_HOME
   if (xdg && isAbsolute(xdg)) return xdg
-  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir()
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : accountHome()
   return join(home, '.local', 'state')
+}
+
+// os.homedir() would return a relative $HOME as it is; the account's entry names a real folder
+function accountHome(): string {
+  try {
+    return userInfo().homedir
+  } catch {
+    return homedir()
+  }
 }
 
 /** DSH's own folder inside the state folder: `<state>/dsh`. */

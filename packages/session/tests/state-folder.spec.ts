@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { homedir } from 'node:os'
+import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { defaultSessionRoot, dshStateFolder, stateHome, workingFolderKey } from '../src/index.ts'
@@ -15,8 +15,8 @@ describe('the state folder', () => {
   })
 
   it('uses the account\'s home folder when HOME is unset or relative', () => {
-    expect(stateHome({})).toBe(join(homedir(), '.local', 'state'))
-    expect(stateHome({ HOME: 'nowhere' })).toBe(join(homedir(), '.local', 'state'))
+    expect(stateHome({})).toBe(join(userInfo().homedir, '.local', 'state'))
+    expect(stateHome({ HOME: 'nowhere' })).toBe(join(userInfo().homedir, '.local', 'state'))
   })
 
   it('puts sessions under dsh/sessions/<key of the working folder>', () => {
