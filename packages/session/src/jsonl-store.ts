@@ -39,7 +39,8 @@ export class JsonlWriter implements EventSink {
   /** Resolves once every line written so far is written, and fsynced unless durability is `none`. */
   async flushed(): Promise<void> {
     const target = this.queued
-    while (this.persisted < target && !this.failure) await this.draining
+    // with `event`, a batch counts as written before its own fsync ends: wait for that one, not a second
+    while ((this.persisted < target || (this.durability === 'event' && this.draining)) && !this.failure) await this.draining
     if (this.failure) throw this.failure
     while (this.durability !== 'none' && this.synced < target && !this.failure) {
       await (this.syncing ??= this.sync())
