@@ -12,14 +12,22 @@ export class AcpSessions {
 
   /**
    * Reopens the stored session `sessionId` as this connection's agent of that id (`session/load`); fails
-   * with UNKNOWN_SESSION when `stored` does not list it, and when this connection has it open already.
+   * with UNKNOWN_SESSION when `stored` does not list it, and when this connection has it open already; with
+   * BUSY when another process is writing it (a store that keeps one writer per session).
    */
   async load(sessionId: string, stored: readonly string[]): Promise<Agent> {
     if (this.agents.has(sessionId) || !stored.includes(sessionId)) {
       const why = this.agents.has(sessionId) ? 'is already open on this connection' : 'is not stored'
       throw new AcpDemoError('UNKNOWN_SESSION', `cannot load session "${sessionId}": it ${why}`, { sessionId })
     }
-    const agent = await this.loop.createAgent({ id: sessionId })
+    let agent: Agent
+    try {
+      agent = await this.loop.createAgent({ id: sessionId })
+    } catch (error) {
+      // a store with one writer per session (PostgreSQL) refuses a session another process is writing
+      if ((error as { code?: unknown }).code !== 'BUSY') throw error
+      throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${(error as Error).message}`, { sessionId })
+    }
     this.agents.set(agent.id, agent)
     return agent
   }

@@ -1,32 +1,11 @@
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { TOOL_ORDER_REST } from 'dsh-system-prompt'
+import { loadWithSessions, toolOrderForwardingCases } from 'dsh-agent-spine-demo/testing'
 import AcpDemoApp, { spineConfigOf, type AcpDemoConfig } from '../src/index.ts'
 
-async function load(config: Record<string, unknown>) {
-  const ctx = new Context()
-  const persistenceRoot = await mkdtemp(join(tmpdir(), 'dsh-acp-plugin-'))
-  await ctx.plugin(AcpDemoApp, { persistenceRoot, ...config } as AcpDemoConfig)
-  return ctx
-}
+const load = (config: Record<string, unknown>) => loadWithSessions(AcpDemoApp, config)
 
 describe('the acp-demo plugin', () => {
-  it('keeps an omitted toolOrder absent down to SystemPrompt', async () => {
-    const ctx = await load({ persona: 'Be brief.' })
-    expect('toolOrder' in ctx.acpDemo.config).toBe(false)
-    expect('toolOrder' in ctx.systemPrompt.config).toBe(false)
-    expect(ctx.systemPrompt.config.persona).toBe('Be brief.')
-  })
-
-  it('forwards a configured toolOrder intact', async () => {
-    const toolOrder = ['zeta', TOOL_ORDER_REST, 'alpha']
-    const ctx = await load({ toolOrder })
-    expect(ctx.systemPrompt.config.toolOrder).toEqual(toolOrder)
-    expect(ctx.acpDemo.config.toolOrder).toEqual(toolOrder)
-  })
+  toolOrderForwardingCases(AcpDemoApp, (ctx) => ctx.acpDemo.config)
 
   it('exposes its parsed config, with defaults, under ctx.acpDemo', async () => {
     const ctx = await load({ maxSteps: 3 })

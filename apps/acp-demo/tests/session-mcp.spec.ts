@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods, type McpServer } from '@agentclientprotocol/sdk'
-import { testServer } from 'dsh-tools-mcp/testing'
+import { processAlive as alive, testServer } from 'dsh-tools-mcp/testing'
 import { startHttpMcpServer } from './http-mcp-server.ts'
 import { appFolder, appYaml, checkBalanced, drive, messageText, prompt, rejection, sessionEvents, until, type Driven } from './harness.ts'
 
@@ -48,15 +48,6 @@ const toolNames = (event: { data: any }): string[] => event.data.header.tools.ma
 const toolOutputs = (driven: Driven, sessionId: string) => driven.updates
   .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'tool_call_update')
   .map((n) => (n.update as { rawOutput?: unknown; status?: string }))
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe('MCP servers passed in session/new', () => {
   it('initialize says which transports session/new connects', async () => {

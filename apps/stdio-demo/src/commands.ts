@@ -1,9 +1,9 @@
-import type { ToolSchema } from 'dsh-core'
+import { messageOf, type ToolSchema } from 'dsh-core'
 import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
 import type { StdioDemo } from './plugin.ts'
 
-/** What a command line asks for: text to print, or the end of the session. */
-export type CommandResult = { text: string } | { exit: true }
+/** What a command line leads to: text to print, the line that says why it failed, or the end of the session. */
+export type CommandResult = { text: string } | { error: string } | { exit: true }
 
 export const HELP = [
   '/tools              the tools of the next request, in the order the model sees them',
@@ -17,9 +17,18 @@ export const HELP = [
 
 /**
  * Runs `/tools`, `/prompt`, `/compact`, `/help` or `/exit`; returns undefined for any other line, which is a prompt
- * (other slash lines, like the scripted model's `/call`, belong to the model).
+ * (other slash lines, like the scripted model's `/call`, belong to the model). A failing command gives its
+ * `error: …` line, for piped and interactive input alike.
  */
 export async function runCommand(line: string, demo: StdioDemo, agent: Agent): Promise<CommandResult | undefined> {
+  try {
+    return await dispatch(line, demo, agent)
+  } catch (error) {
+    return { error: `error: ${messageOf(error)}` }
+  }
+}
+
+async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<CommandResult | undefined> {
   switch (line.trim()) {
     case '/tools': return { text: formatToolList(await demo.tools(agent)) }
     case '/prompt': return { text: await demo.systemPrompt(agent) }

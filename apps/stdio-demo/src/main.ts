@@ -28,8 +28,9 @@ runMain(async (stopWith) => {
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
   if (invocation.list) {
+    const where = demo.sessionsLocation
     const listed = await demo.storedSessions().finally(() => app.dispose())
-    process.stdout.write(formatSessions(listed, demo.config.persistenceRoot ?? 'the session folder'))
+    process.stdout.write(formatSessions(listed, where))
     await flushOut(process.stdout)
     return
   }

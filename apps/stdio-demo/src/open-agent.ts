@@ -9,7 +9,8 @@ async function chosenSession(demo: StdioDemo, choice: SessionChoice): Promise<st
   const stored = await demo.storedSessions()
   if (choice.kind === 'continue') {
     if (!stored.length) throw new BootError('INVALID_OPTION', '--continue: there is no stored session yet; run without it to start one')
-    return stored[0]!.id
+    // a session another process is writing cannot be continued here; one that can, if any
+    return (stored.find((summary) => !summary.busy) ?? stored[0]!).id
   }
   if (!stored.some((summary) => summary.id === choice.id)) {
     throw new BootError('INVALID_OPTION', `--resume: no stored session ${JSON.stringify(choice.id)}; --sessions lists the ${stored.length} there are`)
@@ -19,10 +20,13 @@ async function chosenSession(demo: StdioDemo, choice: SessionChoice): Promise<st
 
 /**
  * The front door's agent, on a new session or the chosen stored one. Its session is the first thing that
- * touches `persistenceRoot`, so a root that is not a usable folder fails here: reported like any other
- * boot failure, one line naming the file and the entry, after the app is disposed.
+ * touches `persistenceRoot`, so a root that is not a usable folder fails here (as does a PostgreSQL session
+ * another process is writing): reported like any other boot failure, one line naming the file, the entry and
+ * where the sessions are, after the app is disposed.
  */
 export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, choice: SessionChoice = { kind: 'new' }): Promise<Agent> {
+  // named before the app is disposed: an external store (PostgreSQL) says where it is, a JSONL one its folder setting
+  const place = demo.config.sessionStore === 'external' ? demo.sessionsLocation : `persistenceRoot "${demo.config.persistenceRoot}"`
   try {
     return await demo.createAgent(await chosenSession(demo, choice))
   } catch (error) {
@@ -31,6 +35,6 @@ export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, c
     const entry = app.entries.find((item) => !item.disabled && item.fiber?.runtime?.Config === Config)
     const where = entry ? `entry "${entry.id}" (dsh-stdio-demo)` : 'dsh-stdio-demo'
     const message = oneLine(error instanceof Error ? error.message : String(error))
-    throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (persistenceRoot "${demo.config.persistenceRoot}"): ${message}`)
+    throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (${place}): ${message}`)
   }
 }

@@ -1,4 +1,3 @@
-import { messageOf } from 'dsh-core'
 import { createInterface } from 'node:readline'
 import type { Agent } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
@@ -40,14 +39,12 @@ export async function servePiped(
     for await (const line of lines) {
       if (stop?.aborted) break
       if (line.trim() === '') continue
-      let command
-      try {
-        command = await runCommand(line, demo, agent)
-      } catch (error) {
-        errors.write(`error: ${messageOf(error)}\n`)
+      const command = await runCommand(line, demo, agent)
+      if (command && 'exit' in command) break
+      if (command && 'error' in command) {
+        errors.write(`${command.error}\n`)
         continue
       }
-      if (command && 'exit' in command) break
       if (command) {
         await writeOut(output, `${command.text}\n`)
         continue

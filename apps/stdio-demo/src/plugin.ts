@@ -47,6 +47,11 @@ export class StdioDemo extends Service {
     return this.ctx.agentLoop.createAgent(sessionId === undefined ? {} : { sessionId })
   }
 
+  /** Where the sessions are kept (a folder, or a database without its password), for listings and errors. */
+  get sessionsLocation(): string {
+    return this.ctx.sessions.location
+  }
+
   /** The stored sessions, most recent first (`--sessions`, `--continue`). */
   storedSessions(): Promise<SessionSummary[]> {
     return summarizeSessions(this.ctx.sessions)
@@ -65,7 +70,7 @@ export class StdioDemo extends Service {
 
 // the same context the agent loop assembles with, so the answers match the next request's bytes
 function assembleContext(agent: Agent): AssembleContext {
-  return { model: agent.model, cwd: agent.settings.cwd, agentId: agent.id }
+  return { scope: agent.id, model: agent.model, cwd: agent.settings.cwd, agentId: agent.id }
 }
 
 export const name = 'stdio-demo'

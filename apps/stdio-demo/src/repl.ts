@@ -1,4 +1,3 @@
-import { messageOf } from 'dsh-core'
 import { createInterface } from 'node:readline'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
@@ -38,14 +37,10 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
   if (!exited) output.write('\n')
 
   async function answer(line: string) {
-    let command
-    try {
-      command = await runCommand(line, demo, agent)
-    } catch (error) {
-      output.write(`error: ${messageOf(error)}\n`)
-      return
-    }
-    if (command && 'exit' in command) {
+    const command = await runCommand(line, demo, agent)
+    if (command && 'error' in command) {
+      output.write(`${command.error}\n`)
+    } else if (command && 'exit' in command) {
       exited = true
       rl.close()
     } else if (command) {

@@ -8,14 +8,29 @@ export interface SessionSummary {
   /** The first user message, or undefined when the session has no turn. */
   firstPrompt: string | undefined
   turns: number
+  /** True when another process is writing the session (a PostgreSQL store refused it with BUSY): not read. */
+  busy?: boolean
 }
 
-/** Reads every stored session and summarizes it, most recent first (ties in id order). */
+// a store that keeps one writer per session (PostgreSQL) refuses to open a session another process writes
+const isBusy = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'BUSY'
+
+/**
+ * Reads every stored session and summarizes it, most recent first (ties in id order); a session another
+ * process is writing is listed as busy, last, without its contents.
+ */
 export async function summarizeSessions(store: SessionStoreApi): Promise<SessionSummary[]> {
   const summaries: SessionSummary[] = []
   for (const id of await store.list()) {
     const open = store.get(id) !== undefined
-    const session = await store.open(id)
+    let session
+    try {
+      session = await store.open(id)
+    } catch (error) {
+      if (!isBusy(error)) throw error
+      summaries.push({ id, lastTime: undefined, firstPrompt: undefined, turns: 0, busy: true })
+      continue
+    }
     const events = session.events()
     const first = events.find((event) => event.type === 'user/message')
     summaries.push({
@@ -35,6 +50,7 @@ export async function summarizeSessions(store: SessionStoreApi): Promise<Session
 export function formatSessions(summaries: readonly SessionSummary[], where: string): string {
   if (!summaries.length) return `no sessions in ${where}\n`
   return summaries.map((summary) => {
+    if (summary.busy) return `${summary.id}  in use: another process is writing it\n`
     const prompt = summary.firstPrompt === undefined ? '(no prompt)' : JSON.stringify(oneLine(summary.firstPrompt, 60))
     const turns = `${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'}`
     return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}\n`

@@ -7,6 +7,24 @@ import { BIN, writeApp } from './setup.ts'
 // util-linux `script` gives the bin a real pseudo-terminal; without it this suite is skipped
 const hasScript = spawnSync('script', ['--version']).status === 0
 
+/** Starts the bin on `file` in a pseudo-terminal; `until(text)` waits for `text` on the screen (killed when the test ends). */
+function onTerminal(file: string) {
+  const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" "${file}"`, '/dev/null'], {
+    env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'dumb' },
+  })
+  const terminal = { child, screen: '', exited: new Promise<number | null>((resolve) => child.on('close', resolve)), until }
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { terminal.screen += chunk })
+  onTestFinished(() => { child.kill() })
+  async function until(text: string, timeoutMs = 8000) {
+    const deadline = Date.now() + timeoutMs
+    while (!terminal.screen.includes(text)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${JSON.stringify(text)} on the terminal; it shows:\n${terminal.screen}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  return terminal
+}
+
 describe.skipIf(!hasScript)('the REPL on a terminal', () => {
   it('streams answers and tool calls, cancels a turn on Ctrl-C and exits 0 on /exit', { timeout: 20_000 }, async () => {
     const { file, dir } = await writeApp(`
@@ -79,50 +97,25 @@ describe.skipIf(!hasScript)('the REPL on a terminal', () => {
   name: dsh-tools-static
   config: { tools: [{ name: get_time, description: Time., delayMs: 1500 }] }
 `)
-    const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" "${file}"`, '/dev/null'], {
-      env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'dumb' },
-    })
-    let screen = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { screen += chunk })
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    onTestFinished(() => { child.kill() })
-    const deadline = Date.now() + 15_000
-    while (!screen.includes('> ')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no prompt; the terminal shows:\n${screen}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    const lines = screen.replace(/\r/g, '').split('\n')
+    const terminal = onTerminal(file)
+    await terminal.until('> ', 15_000)
+    const lines = terminal.screen.replace(/\r/g, '').split('\n')
     expect(lines.slice(0, 4)).toEqual([
       'Welcome to the test.',
       'connecting to slow-tools (dsh-tools-static) …',
       expect.stringMatching(/^ready \(\d+\.\d s\)$/),
       'model: scripted-echo · /help for commands',
     ])
-    child.stdin.write('/tools\r')
-    while (!screen.includes('1. get_time')) {
-      if (Date.now() > deadline) throw new Error(`no tool list; the terminal shows:\n${screen}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    child.stdin.write('/exit\r')
-    expect(await exited).toBe(0)
+    terminal.child.stdin.write('/tools\r')
+    await terminal.until('1. get_time')
+    terminal.child.stdin.write('/exit\r')
+    expect(await terminal.exited).toBe(0)
   })
 
   it('clears a half-typed line on Ctrl-C, and leaves on Ctrl-C on an empty line', { timeout: 20_000 }, async () => {
     const { file } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, welcome: Hi there. } }\n')
-    const child = spawn('script', ['-qfec', `"${process.execPath}" "${BIN}" "${file}"`, '/dev/null'], {
-      env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'dumb' },
-    })
-    let screen = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { screen += chunk })
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    onTestFinished(() => { child.kill() })
-    const until = async (text: string) => {
-      const deadline = Date.now() + 8000
-      while (!screen.includes(text)) {
-        if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(text)} on the terminal; it shows:\n${screen}`)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-    }
+    const terminal = onTerminal(file)
+    const { child, until, exited } = terminal
     await until('> ')
     child.stdin.write('half typed')
     await until('half typed')
@@ -130,11 +123,11 @@ describe.skipIf(!hasScript)('the REPL on a terminal', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     child.stdin.write('hello\r')
     await until('echo: ')
-    const answer = screen.indexOf('echo: ')
+    const answer = terminal.screen.indexOf('echo: ')
     const deadline = Date.now() + 8000
-    while (!screen.includes('> ', answer) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(screen.slice(answer)).toMatch(/^echo: hello\r?\n/)
-    expect(screen).not.toContain('echo: half typed')
+    while (!terminal.screen.includes('> ', answer) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(terminal.screen.slice(answer)).toMatch(/^echo: hello\r?\n/)
+    expect(terminal.screen).not.toContain('echo: half typed')
     child.stdin.write('\x03')
     expect(await exited).toBe(0)
   })

@@ -2,12 +2,13 @@ import type { Context } from 'cordis'
 import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
 import { LlmError, type GenerateOptions, type StreamEvent } from 'dsh-llm'
 import type { CompactionReason, HeaderReason, RequestHeader, Session } from 'dsh-session'
-import { renderPrompt } from 'dsh-system-prompt'
+import { joinContextSections, renderContextSections, renderPrompt } from 'dsh-system-prompt'
 import { CompactionCancelled, compact, type CompactionOutcome } from './compaction.ts'
 import { AgentLoopError } from './errors.ts'
 import { estimateFill } from './fill.ts'
 import { HeaderMemo, diffToolNames } from './header.ts'
 import { mapWithLimit } from './limit.ts'
+import { ContextSnapshots } from './runtime-context.ts'
 import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
 
 export interface AgentSettings {
@@ -33,6 +34,7 @@ export class Agent {
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
   private readonly headers = new HeaderMemo()
+  private readonly snapshots: ContextSnapshots
 
   /**
    * The loop's services, resolved once (the agent lives and dies with the loop that injected them) and
@@ -51,6 +53,7 @@ export class Agent {
     this.tools = rawService(ctx.tools)
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
+    this.snapshots = new ContextSnapshots(session)
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
     this.closeInterruptedTurn()
   }
@@ -182,8 +185,9 @@ export class Agent {
           result.error = `the turn reached the step limit of ${this.settings.maxSteps} without a final answer`
           break
         }
-        const assembly = await this.systemPrompt.assemble({ model: this.model, cwd: this.settings.cwd, agentId: this.id })
+        const assembly = await this.systemPrompt.assemble({ scope: this.id, signal, model: this.model, cwd: this.settings.cwd, agentId: this.id })
         const header = this.assembledHeader(renderPrompt(assembly), assembly.tools)
+        const contexts = assembly.contexts.length ? renderContextSections(assembly) : []
         this.llm.resolve(this.model)
         // A cancel that landed during assembly opens no step: nothing would be sent for it.
         if (signal.aborted) throw new Cancelled()
@@ -193,6 +197,8 @@ export class Agent {
         // The first step keeps the user's new message verbatim after the summary; later ones compact it too.
         await this.fitContext(turn, step, header, step === 1 ? asked.seq - 1 : this.session.lastSeq, signal, notify)
         this.logHeader(turn, step, header, notify)
+        // after the header, in the history: a changing runtime context never moves the cached prefix
+        this.snapshots.update(turn, step, joinContextSections(contexts), contexts)
         const response = await this.callModel(signal, (delta) => notify({ type: 'text', turn, step, delta }))
         this.session.append('assistant/message', {
           turn, step, text: response.text, toolCalls: response.toolCalls, ...(response.usage ? { usage: response.usage } : {}),
@@ -280,6 +286,7 @@ export class Agent {
     const outcome: CompactionOutcome = !request ? { ok: false, error: 'nothing to compact: no request was made yet' }
       : !this.hasHistoryThrough(throughSeq) ? { ok: false, error: 'nothing to compact: no message since the last compaction' }
       : await compact({ session: this.session, llm: this.llm, request, throughSeq, turn, step, reason, signal, timeoutMs: this.settings.compactionTimeoutMs })
+    if (outcome.ok) this.snapshots.forget()
     notify(outcome.ok
       ? { type: 'compaction', turn, step, reason, throughSeq, ...outcome.usage && { usage: outcome.usage } }
       : { type: 'compaction', turn, step, reason, error: outcome.error })
@@ -288,9 +295,8 @@ export class Agent {
 
   /** True when a message was logged after the last compaction and at or before `throughSeq`. */
   private hasHistoryThrough(throughSeq: number): boolean {
-    const events = this.session.events()
-    for (let index = Math.min(throughSeq, events.length) - 1; index >= 0; index--) {
-      const type = events[index]!.type
+    for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
+      const type = this.session.event(seq)!.type
       if (type === 'context/compaction') return false
       if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
     }

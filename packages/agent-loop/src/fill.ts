@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSchema } from 'dsh-core'
+import type { ChatMessage, ReadonlyList, ToolSchema } from 'dsh-core'
 import type { Session, SessionEvent } from 'dsh-session'
 
 /** About four characters a token: the estimate used for what no provider has counted yet. */
@@ -8,7 +8,7 @@ const CHARS_PER_TOKEN = 4
 export interface RequestSize {
   system: string
   tools: readonly ToolSchema[]
-  messages: readonly ChatMessage[]
+  messages: ReadonlyList<ChatMessage>
 }
 
 /** Tokens of `chars` characters of request text, estimated. */
@@ -23,10 +23,10 @@ export function estimateTokens(chars: number): number {
  * change since, or a header about to change (`headerChanged`) — the whole request is estimated.
  */
 export function estimateFill(session: Session, next: RequestSize, headerChanged = false): number {
-  const events = session.events()
   let appended = 0
-  for (let index = headerChanged ? -1 : events.length - 1; index >= 0; index--) {
-    const event = events[index]!
+  // Back from the end to the last response: what was logged since, never the whole log.
+  for (let seq = headerChanged ? 0 : session.lastSeq; seq >= 1; seq--) {
+    const event = session.event(seq)!
     if (event.type === 'assistant/message') {
       const { usage } = (event as SessionEvent<'assistant/message'>).data
       if (usage) return usage.inputTokens + usage.outputTokens + estimateTokens(appended)

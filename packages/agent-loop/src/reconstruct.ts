@@ -1,9 +1,11 @@
-import type { ChatMessage } from 'dsh-core'
+import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 
 /** The model-facing part of a request: what must be rebuildable from the session log alone. */
 export interface RequestShape extends RequestHeader {
   messages: ChatMessage[]
+  /** The tool updates of the request sequence, which decide how an adapter projects a tool change. */
+  toolHistory?: ToolHistorySnapshot
 }
 
 /**
@@ -31,5 +33,6 @@ export function rebuildLastRequest(events: readonly SessionEvent[]): RequestShap
     model: header.model, system: header.system, tools: [...header.tools],
     ...header.deferredTools && { deferredTools: [...header.deferredTools] },
     messages: [...replay.messages()],
+    ...replay.toolHistory() && { toolHistory: replay.toolHistory() },
   }
 }

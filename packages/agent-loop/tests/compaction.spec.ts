@@ -62,7 +62,7 @@ describe('auto-compaction', () => {
     expect(event!.data.summary).toMatch(/^\d+ messages compacted\.\n- user asked: turn 1:/)
     expect(event!.data.usage?.inputTokens).toBeGreaterThan(0)
     expect(after.system).toBe(before.system)
-    expect(after.messages).toEqual([summaryMessage(event!.data.summary), { role: 'user', text: line(turn) }])
+    expect([...after.messages]).toEqual([summaryMessage(event!.data.summary), { role: 'user', text: line(turn) }])
     expect(types(agent.session.events().slice(-7))).toEqual([
       'turn/start', 'user/message', 'step/start', 'context/compaction', 'assistant/message', 'step/end', 'turn/end',
     ])
@@ -104,7 +104,7 @@ describe('auto-compaction', () => {
     const sent = first.agent.lastRequest!
     const rebuilt = rebuildLastRequest(first.agent.session.events())!
     expect(rebuilt.messages[0]).toEqual(summaryMessage(compactions(first.agent.session.events())[0]!.data.summary))
-    expect(JSON.stringify(rebuilt)).toBe(JSON.stringify({ model: sent.model, system: sent.system, tools: sent.tools, messages: sent.messages }))
+    expect(JSON.stringify(rebuilt)).toBe(JSON.stringify({ model: sent.model, system: sent.system, tools: sent.tools, messages: sent.messages, toolHistory: sent.toolHistory }))
     const messages = first.agent.session.messages()
     await first.dispose()
     disposers.length = 0
@@ -156,7 +156,7 @@ describe('a failed compaction', () => {
     expect(retried).toMatchObject({ reason: 'done', text: 'third' })
     const [event] = compactions(agent.session.events())
     expect(event?.data).toMatchObject({ reason: 'auto', summary: 'summary of one' })
-    expect(agent.lastRequest!.messages).toEqual([summaryMessage('summary of one'), { role: 'user', text: 'three' }])
+    expect([...agent.lastRequest!.messages]).toEqual([summaryMessage('summary of one'), { role: 'user', text: 'three' }])
   })
 })
 
@@ -170,12 +170,12 @@ describe('compact() on demand', () => {
     const [event] = compactions(agent.session.events())
     expect(event?.data).toMatchObject({ turn: 2, step: 0, reason: 'manual' })
     expect(event!.data.summary).toContain('- tools called: read_notes ×1')
-    expect(agent.session.messages()).toEqual([summaryMessage(event!.data.summary)])
+    expect(agent.session.messages().toArray()).toEqual([summaryMessage(event!.data.summary)])
     expect(updates.at(-1)).toMatchObject({ type: 'compaction', reason: 'manual', turn: 2, step: 0 })
     expect(await agent.compact()).toEqual({ ok: false, error: 'nothing to compact: no message since the last compaction' })
     const next = await agent.prompt('continue')
     expect(next.reason).toBe('done')
-    expect(agent.lastRequest!.messages).toEqual([summaryMessage(event!.data.summary), { role: 'user', text: 'continue' }])
+    expect([...agent.lastRequest!.messages]).toEqual([summaryMessage(event!.data.summary), { role: 'user', text: 'continue' }])
   })
 
   it('refuses while a turn runs, and reports an empty session', async () => {

@@ -48,7 +48,7 @@ describe('request headers and tool-registry messages', () => {
     expect(logged.map((e) => e.type)).toEqual(['request/header', 'request/header', 'developer/message', 'request/header', 'developer/message'])
     expect(logged[2].data).toMatchObject({ source: 'tool-registry', added: ['beta', 'gamma'], removed: [], headerSeq: logged[1].seq })
     expect(logged[4].data).toMatchObject({ added: [], removed: ['alpha'], headerSeq: logged[3].seq })
-    const developer = agent.session.messages().filter((m) => m.role === 'developer')
+    const developer = [...agent.session.messages()].filter((m) => m.role === 'developer')
     expect(developer).toHaveLength(2)
   })
 

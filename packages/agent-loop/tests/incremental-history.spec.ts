@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { baseOf, summaryMessage, type ChatMessage } from 'dsh-core'
+import { baseOf, summaryMessage, type ChatMessage, type ReadonlyList } from 'dsh-core'
 import { projectToolUpdates, type GenerateOptions, type ProjectedMessage } from 'dsh-llm'
 import { echoReply, estimateUsage } from 'dsh-llm-scripted'
 import { Session } from 'dsh-session'
@@ -16,21 +16,21 @@ afterEach(async () => { for (const dispose of disposers.splice(0)) await dispose
 /** A plain, unfrozen copy: the readers compute it from scratch, with nothing remembered. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
 
-function request(messages: readonly ChatMessage[]): GenerateOptions {
+function request(messages: ReadonlyList<ChatMessage>): GenerateOptions {
   return { model: 'scripted-echo', system: '', tools: [], messages } as unknown as GenerateOptions
 }
 
 /** What the readers derive from a history, as the scripted model would on one step. */
-function readings(messages: readonly ChatMessage[]) {
-  const projected = projectToolUpdates(request(messages), 'none').messages as readonly ProjectedMessage[]
-  return { projected, echo: echoReply(projected), usage: estimateUsage({ messages: projected }, 'x') }
+function readings(messages: ReadonlyList<ChatMessage>) {
+  const projected = projectToolUpdates(request(messages), 'none').messages
+  return { projected: [...projected] as ProjectedMessage[], echo: echoReply(projected), usage: estimateUsage({ messages: projected }, 'x') }
 }
 
 /** The session's history rebuilt by a new session from the same events, read once. */
 function replayed(session: Session): readonly ChatMessage[] {
   const fresh = new Session('replay')
   for (const event of session.events()) fresh.append(event.type, event.data as never)
-  return fresh.messages()
+  return fresh.messages().toArray()
 }
 
 describe('incremental history across a compaction', () => {
@@ -48,10 +48,10 @@ describe('incremental history across a compaction', () => {
     session.append('user/message', { turn: 3, text: '/call read_notes {}' })
     const after = session.messages()
 
-    expect(after).toEqual([summaryMessage('two greetings'), { role: 'user', text: '/call read_notes {}' }])
+    expect(after.toArray()).toEqual([summaryMessage('two greetings'), { role: 'user', text: '/call read_notes {}' }])
     expect(baseOf(after)).toBeUndefined()
     const read = readings(after)
-    expect(read.projected).toEqual(after)
+    expect(read.projected).toEqual(after.toArray())
     // Two user messages now (the summary and the call): the id counts them, not the four seen before.
     expect(read.echo.toolCalls).toEqual([{ id: 'call_2_1', name: 'read_notes', arguments: {} }])
     expect(read).toEqual(readings(plain(after)))
@@ -90,9 +90,9 @@ describe('incremental history across a compaction', () => {
           }
         }
         const messages = session.messages()
-        expect(messages).toEqual(replayed(session))
+        expect(messages.toArray()).toEqual(replayed(session))
         const read = readings(messages)
-        expect(read.projected).toEqual(messages.filter((message) => message.role !== 'developer'))
+        expect(read.projected).toEqual([...messages].filter((message) => message.role !== 'developer'))
         expect(read).toEqual(readings(plain(messages)))
       }
     }), { numRuns: 150 })
@@ -107,8 +107,8 @@ describe('incremental history across a compaction', () => {
     expect((await agent.compact()).ok).toBe(true)
     const result = await agent.prompt('/call read_notes {"text":"a"}')
     const sent = agent.lastRequest!
-    const summary = agent.session.messages()[0]!
-    expect(sent.messages.slice(0, 2)).toEqual([summary, { role: 'user', text: '/call read_notes {"text":"a"}' }])
+    const summary = agent.session.messages().at(0)!
+    expect([...sent.messages].slice(0, 2)).toEqual([summary, { role: 'user', text: '/call read_notes {"text":"a"}' }])
     expect(result.reason).toBe('done')
     const usage = agent.session.events().filter((event) => event.type === 'assistant/message').at(-1)!.data as { usage?: { inputTokens: number } }
     // The scripted model's input as it builds it (toolUpdate none), from an unfrozen copy of what was sent.

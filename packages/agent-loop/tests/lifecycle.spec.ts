@@ -74,7 +74,7 @@ describe('resuming a session whose last turn was cut off', () => {
     const ends = events.filter((e) => e.type === 'turn/end').length
     expect(ends).toBe(starts)
     expect(events.filter((e) => e.type === 'step/end').length).toBe(events.filter((e) => e.type === 'step/start').length)
-    const messages = agent.lastRequest!.messages
+    const messages = [...agent.lastRequest!.messages]
     const assistant = messages.findIndex((m) => m.role === 'assistant')
     expect(messages[assistant + 1]).toMatchObject({ role: 'tool', id: 'c1', isError: true })
     const disk = (await readFile(join(root, 'cut.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line))

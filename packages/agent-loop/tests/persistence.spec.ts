@@ -29,7 +29,7 @@ describe('persistence and resume', () => {
     expect(result.turn).toBe(2)
     const headers = resumed.session.events().filter((e) => e.type === 'request/header')
     expect(headers.map((e: any) => e.data.reason)).toEqual(['initial', 'resume'])
-    const messages = resumed.session.messages().filter((m) => m.role === 'user').map((m: any) => m.text)
+    const messages = [...resumed.session.messages()].filter((m) => m.role === 'user').map((m: any) => m.text)
     expect(messages).toEqual(['before restart', 'after restart'])
     expect(rebuildLastRequest(resumed.session.events())?.system).toContain('Persona two.')
   })

@@ -6,7 +6,7 @@ import { recordingAdapter, setup, toolPlugin } from './setup.ts'
 
 /** Everything of a request that reaches an adapter's wire mapping, deferred names included. */
 const wireBytes = (request: Partial<GenerateOptions> | undefined) => JSON.stringify({
-  model: request?.model, system: request?.system, tools: request?.tools, deferredTools: request?.deferredTools, messages: request?.messages,
+  model: request?.model, system: request?.system, tools: request?.tools, deferredTools: request?.deferredTools, toolHistory: request?.toolHistory, messages: request?.messages,
 })
 
 /** A plugin registering deferred tools (`shouldDefer`), one per name, revealed so that they are declared. */

@@ -47,7 +47,7 @@ describe('a turn', () => {
     expect(Object.isFrozen(sent.tools[0].parameters)).toBe(true)
     expect(Object.isFrozen(sent.messages)).toBe(true)
     expect(requestBytes(rebuildLastRequest(agent.session.events()) as any)).toBe(requestBytes(sent))
-    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
+    expect([...sent.messages].map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
   })
 
   it('turns tool failures into error results the model sees, and the turn goes on', async () => {
@@ -68,7 +68,7 @@ describe('a turn', () => {
     const agent = await ctx.agentLoop.createAgent()
     const result = await agent.prompt('go')
     expect(result).toMatchObject({ reason: 'done', text: 'recovered' })
-    const toolMessages = calls[1].messages.filter((m) => m.role === 'tool')
+    const toolMessages = [...calls[1].messages].filter((m) => m.role === 'tool')
     expect(toolMessages.map((m: any) => [m.id, m.isError])).toEqual([['c1', true], ['c2', true], ['c3', true]])
     expect((toolMessages[0] as any).output).toMatch(/shout/)
     expect((toolMessages[1] as any).output).toMatch(/missing/)

@@ -1,32 +1,15 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { TOOL_ORDER_REST } from 'dsh-system-prompt'
 import SessionStore from 'dsh-session'
 import AgentSpine from '../src/index.ts'
+import { loadWithSessions, toolOrderForwardingCases } from '../src/testing/index.ts'
 
-async function load(config: Record<string, unknown>) {
-  const ctx = new Context()
-  const persistenceRoot = await mkdtemp(join(tmpdir(), 'dsh-spine-'))
-  await ctx.plugin(AgentSpine, { persistenceRoot, ...config } as any)
-  return ctx
-}
+const load = (config: Record<string, unknown>) => loadWithSessions(AgentSpine, config)
 
 describe('the agent core bundle', () => {
-  it('keeps an omitted toolOrder absent all the way to SystemPrompt', async () => {
-    const ctx = await load({ persona: 'Be brief.' })
-    expect('toolOrder' in ctx.systemPrompt.config).toBe(false)
-    expect(ctx.systemPrompt.config.persona).toBe('Be brief.')
-  })
-
-  it('forwards a configured toolOrder intact', async () => {
-    const toolOrder = ['b', TOOL_ORDER_REST, 'a']
-    const ctx = await load({ toolOrder })
-    expect(ctx.systemPrompt.config.toolOrder).toEqual(toolOrder)
-    expect(ctx.systemPrompt.toolOrder).toEqual(toolOrder)
-  })
+  toolOrderForwardingCases(AgentSpine)
 
   it('runs a turn on the offline model', async () => {
     const ctx = await load({})

@@ -160,34 +160,24 @@ describe('boot failures', () => {
     expect(error.message).toContain('missing.mjs')
   })
 
-  it('names a module that exports no plugin', async () => {
-    const { error } = await failure('- { id: x, name: fixture-not-a-plugin }\n')
-    expect(error.code).toBe('PLUGIN_FAILED')
-    expect(error.message).toContain('entry "x" (fixture-not-a-plugin): cannot load plugin: invalid plugin')
-  })
-
-  it('names a plugin whose apply throws, in one line', async () => {
-    const { error, file } = await failure('- { id: t, name: fixture-throws }\n')
-    expect(error.code).toBe('PLUGIN_FAILED')
-    expect(error.message).toBe(`${file}: entry "t" (fixture-throws): failed to start: cannot open port 0 (second line)`)
-  })
-
-  it('names a plugin that waits for a service no entry provides', async () => {
-    const { error } = await failure('- { id: n, name: fixture-needs-service }\n')
-    expect(error.code).toBe('MISSING_SERVICE')
-    expect(error.message).toContain('entry "n" (fixture-needs-service): never started: no entry provides the service(s) it injects: "nowhere"')
-  })
-
-  it('prints only the real cause when other entries wait for what the failed one would provide', async () => {
-    const { error, file } = await failure('- { id: t, name: fixture-throws }\n- { id: n, name: fixture-needs-service }\n')
-    expect(error.code).toBe('PLUGIN_FAILED')
-    expect(error.message).toBe(`${file}: entry "t" (fixture-throws): failed to start: cannot open port 0 (second line)`)
-  })
-
-  it('names a nested plugin that fails while its parent keeps running', async () => {
-    const { error } = await failure('- { id: nb, name: fixture-nested-bad }\n')
-    expect(error.code).toBe('INVALID_CONFIG')
-    expect(error.message).toContain('entry "nb" (fixture-nested-bad): plugin "Probe": invalid config: $.label expected string but got 42')
+  // [what, app file, code, the message (given the file's path), whether that is the whole message]
+  it.each<[string, string, string, (file: string) => string, boolean]>([
+    ['names a module that exports no plugin', '- { id: x, name: fixture-not-a-plugin }\n', 'PLUGIN_FAILED',
+      () => 'entry "x" (fixture-not-a-plugin): cannot load plugin: invalid plugin', false],
+    ['names a plugin whose apply throws, in one line', '- { id: t, name: fixture-throws }\n', 'PLUGIN_FAILED',
+      (file) => `${file}: entry "t" (fixture-throws): failed to start: cannot open port 0 (second line)`, true],
+    ['names a plugin that waits for a service no entry provides', '- { id: n, name: fixture-needs-service }\n', 'MISSING_SERVICE',
+      () => 'entry "n" (fixture-needs-service): never started: no entry provides the service(s) it injects: "nowhere"', false],
+    ['prints only the real cause when other entries wait for what the failed one would provide',
+      '- { id: t, name: fixture-throws }\n- { id: n, name: fixture-needs-service }\n', 'PLUGIN_FAILED',
+      (file) => `${file}: entry "t" (fixture-throws): failed to start: cannot open port 0 (second line)`, true],
+    ['names a nested plugin that fails while its parent keeps running', '- { id: nb, name: fixture-nested-bad }\n', 'INVALID_CONFIG',
+      () => 'entry "nb" (fixture-nested-bad): plugin "Probe": invalid config: $.label expected string but got 42', false],
+  ])('%s', async (_, yaml, code, message, whole) => {
+    const { error, file } = await failure(yaml)
+    expect(error.code).toBe(code)
+    if (whole) expect(error.message).toBe(message(file))
+    else expect(error.message).toContain(message(file))
   })
 
   it('reports every failed entry in one BootError, one line each, in file order', async () => {

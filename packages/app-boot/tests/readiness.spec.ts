@@ -33,6 +33,14 @@ async function booted(yaml: string, extra: Partial<BootOptions> = {}): Promise<B
   return app
 }
 
+/** Boots `yaml` while capturing stderr, and says how long the boot took. */
+async function timedBoot(yaml: string, extra: Partial<BootOptions> = {}) {
+  const lines = stderrLines()
+  const before = Date.now()
+  const app = await booted(yaml, extra)
+  return { app, lines, elapsed: Date.now() - before }
+}
+
 async function started(yaml: string, extra: Partial<BootOptions> = {}): Promise<StartingApp> {
   const app = await startApp(await options(yaml, extra))
   running.push(app)
@@ -43,14 +51,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the startup barrier', () => {
   it('is ready only when every async start has finished, including a child plugged without await', async () => {
-    const lines = stderrLines()
-    const before = Date.now()
-    const app = await booted(`
+    const { app, lines, elapsed } = await timedBoot(`
 - { id: fast, name: fixture-probe }
 - { id: slow, name: fixture-slow, config: { startMs: 300 } }
 - { id: parent, name: fixture-slow, config: { startMs: 400, child: true } }
 `)
-    expect(Date.now() - before).toBeGreaterThanOrEqual(390)
+    expect(elapsed).toBeGreaterThanOrEqual(390)
     expect(app.readiness).toMatchObject({ timedOut: false, pending: [] })
     expect(app.ctx.readiness.isReady).toBe(true)
     expect(app.ctx.readiness.pending()).toEqual([])
@@ -58,15 +64,12 @@ describe('the startup barrier', () => {
   })
 
   it('at the startup timeout serves without the entries still starting, named in one warning line', async () => {
-    const lines = stderrLines()
-    const before = Date.now()
-    const app = await booted(`
+    const { app, lines, elapsed } = await timedBoot(`
 - { id: fast, name: fixture-probe }
 - { id: slow, name: fixture-slow, config: { startMs: 800 } }
 - { id: waits, name: fixture-needs-slow }
 - { id: provider, name: fixture-slow, config: { startMs: 900, provide: true } }
 `, { startupTimeoutMs: 200 })
-    const elapsed = Date.now() - before
     expect(elapsed).toBeGreaterThanOrEqual(195)
     expect(elapsed).toBeLessThan(700)
     const pending = [

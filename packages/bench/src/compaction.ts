@@ -9,6 +9,12 @@ const WARMUP = 10
 /** Both conversations restart after this many turns, in step, so they always hold the same history length. */
 const TURNS_PER_CONVERSATION = 20
 
+/** 200 tools of one small schema, registered at once as one plugin's listing. */
+const TOOL_LIST = Array.from({ length: TOOLS }, (_, i) => ({
+  name: `tool_${String(i).padStart(3, '0')}`, description: `Benchmark tool ${i}.`,
+  parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } }, execute: () => 'ok',
+}))
+
 /**
  * The step right after a compaction against the same step without one: two agents on the scripted model
  * with 200 tools take the same turns; before each measured turn one of them compacts (not timed). Reports
@@ -17,20 +23,7 @@ const TURNS_PER_CONVERSATION = 20
 export async function run(): Promise<Record<string, number>> {
   const ctx = new Context()
   await ctx.plugin(AgentSpine, { persist: false, persona: 'Benchmark persona.' } as any)
-  await ctx.plugin({
-    name: 'bench-compaction-tools',
-    inject: ['tools'],
-    apply(ctx: Context) {
-      for (let i = 0; i < TOOLS; i++) {
-        ctx.tools.register({
-          name: `tool_${String(i).padStart(3, '0')}`,
-          description: `Benchmark tool ${i}.`,
-          parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } },
-          execute: () => 'ok',
-        })
-      }
-    },
-  })
+  await ctx.plugin({ name: 'bench-compaction-tools', inject: ['tools'], apply: (ctx: Context) => { ctx.tools.registerMany(TOOL_LIST) } })
   let conversation = 0
   let agents: { plain: Agent; compacting: Agent } | undefined
   let turns = 0

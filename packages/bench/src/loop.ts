@@ -1,12 +1,19 @@
 import { Context, symbols } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
+import ScriptedLlm from 'dsh-llm-scripted'
 import PromptCache from 'dsh-prompt-cache'
 import { round, sideBySide } from './measure.ts'
 
 const TOOLS = 200
 /** History lengths measured, in turns; no conversation is ever restarted, so growth shows. */
 const SIZES = [100, 2_000, 10_000]
+/**
+ * The scripted model's context window, in estimated tokens: 10,000 turns of this benchmark are about
+ * 450k, so with the default 128k window the loop would compact the long histories down to a few thousand
+ * messages and hide how a step scales with a long one. Compaction is measured in its own benchmark.
+ */
+const CONTEXT_WINDOW = 4_000_000
 /** Agents per size, taken in turn, so the measured rounds add few turns to each history. */
 const POOL = 8
 const ROUNDS = 240
@@ -15,11 +22,14 @@ const ROUNDS = 240
  * One loop step (a whole one-step turn on the scripted model, 200 tools, header unchanged) at 100, 2,000
  * and 10,000 turns of history, against one `assemble()` on the raw service (the object the agent calls,
  * not a Cordis proxy), all measured side by side. The spine is mounted with the prompt-cache plugin, as
- * both shipped apps mount it. Sessions stay in memory: fsync costs are the session module's subject.
+ * both shipped apps mount it, and its scripted model declares a window that holds every history whole
+ * (`history_messages_10000_turns` shows it). Sessions stay in memory: fsync costs are the session
+ * module's subject.
  */
 export async function run(): Promise<Record<string, number>> {
   const ctx = new Context()
-  await ctx.plugin(AgentSpine, { persist: false, persona: 'Benchmark persona. The working directory is {{cwd}}.' } as any)
+  await ctx.plugin(AgentSpine, { persist: false, scripted: false, persona: 'Benchmark persona. The working directory is {{cwd}}.' } as any)
+  await ctx.plugin(ScriptedLlm, { models: [{ id: 'scripted-echo', contextWindow: CONTEXT_WINDOW }], toolUpdate: 'none' })
   await ctx.plugin(PromptCache)
   await ctx.plugin({
     name: 'bench-tools',
@@ -60,6 +70,7 @@ export async function run(): Promise<Record<string, number>> {
     step_over_raw_assemble: round(m.step_100 / m.assemble),
     step_2000_turns_over_100_turns: round(m.step_2000 / m.step_100),
     step_10000_turns_over_100_turns: round(m.step_10000 / m.step_100),
+    history_messages_10000_turns: pools[SIZES[SIZES.length - 1]][0].session.messages().length,
   }
 }
 

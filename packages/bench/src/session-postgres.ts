@@ -2,11 +2,10 @@ import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
-import pg from 'pg'
 import SessionStore, { type SessionStoreApi } from 'dsh-session'
 import { contractTurn } from 'dsh-session/testing'
 import PgSessionStore from 'dsh-session-postgres'
-import { startTestCluster } from 'dsh-session-postgres/testing'
+import { startTestCluster, throwawaySchema } from 'dsh-session-postgres/testing'
 import { round, sideBySide } from './measure.ts'
 
 const OPEN_EVENTS = 100_000
@@ -33,7 +32,8 @@ export async function run(): Promise<Record<string, number | string | null>> {
 
 async function measure(url: string): Promise<Record<string, number>> {
   const root = await fs.mkdtemp(join(tmpdir(), 'dsh-bench-pg-'))
-  const schema = `bench_${process.pid}`
+  // a server given by DSH_TEST_PG_URL outlives the run: the schema is dropped afterwards, leaving it as it was
+  const { schema, drop } = throwawaySchema(url)
   const stores: (() => Promise<void>)[] = []
   const jsonl = async () => mount(new Context(), SessionStore, { persistenceRoot: root, persist: true, durability: 'turn' }, stores)
   const postgres = async () => mount(new Context(), PgSessionStore, { url, schema }, stores)
@@ -65,18 +65,7 @@ async function measure(url: string): Promise<Record<string, number>> {
   } finally {
     for (const dispose of stores.reverse()) await dispose()
     await fs.rm(root, { recursive: true, force: true })
-    await dropSchema(url, schema).catch(() => {})
-  }
-}
-
-/** A server given by DSH_TEST_PG_URL outlives the run: leave it as it was. */
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  } finally {
-    await client.end()
+    await drop().catch(() => {})
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ChatMessage } from './types.ts'
+import type { ReadonlyList } from './shared-list.ts'
 
 /**
  * The user message that ends a compaction request. It follows the conversation unchanged, so everything
@@ -16,7 +17,7 @@ export const COMPACTION_INSTRUCTION = [
 export const SUMMARY_PREFIX = '[context summary] The earlier conversation was compacted. Summary:\n'
 
 /** True when `messages` ends with the compaction instruction: the request asks for a summary. */
-export function isCompactionRequest(messages: readonly { role: string; text?: string }[]): boolean {
+export function isCompactionRequest(messages: ReadonlyList<{ role: string; text?: string }>): boolean {
   const last = messages.at(-1)
   return last?.role === 'user' && last.text === COMPACTION_INSTRUCTION
 }

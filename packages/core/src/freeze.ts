@@ -53,6 +53,12 @@ export function frozenConcat<T>(previous: readonly T[], added: readonly T[]): re
   return list
 }
 
+/** Records `value` as deep-frozen; for values of this package that are frozen by construction. */
+export function registerDeepFrozen<T extends object>(value: T): T {
+  deeplyFrozen.add(value)
+  return value
+}
+
 /** True when `value` went through `deepFreeze` (or is a primitive). */
 export function isDeepFrozen(value: unknown): boolean {
   return !isFreezable(value) || deeplyFrozen.has(value)
@@ -68,22 +74,22 @@ function isFreezable(node: unknown): node is object {
  * A deep-frozen copy of a JSON-safe value, equal to what `JSON.parse(JSON.stringify(value))` returns:
  * undefined properties are dropped and -0 becomes 0. The caller guarantees the value is JSON-safe
  * (finite numbers, plain objects and arrays, no undefined array items); each node is copied and frozen in
- * one pass, without building the text. Only the copy itself is registered as deeply frozen: whoever holds
- * it reaches the rest through it, and a registry entry per node made the shared WeakSet grow by millions
- * of entries for long logs and large tool sets, at a cost that rose faster than their size.
+ * one pass, without building the text. Only the copy itself is registered as deep-frozen: a session
+ * registers one object per event instead of every node (a `deepFreeze` that reaches an inner node on its
+ * own walks it once), since the cost of the registry, and of the collector's work on it, grows with its size.
  */
 export function frozenJsonCopy<T>(value: T): T {
-  const copy = copyFrozen(value)
+  const copy = jsonCopy(value)
   if (copy !== null && typeof copy === 'object') deeplyFrozen.add(copy)
   return copy
 }
 
-function copyFrozen<T>(value: T): T {
+function jsonCopy<T>(value: T): T {
   if (value === null || typeof value !== 'object') return (Object.is(value, -0) ? 0 : value) as T
   let copy: unknown[] | Record<string, unknown>
   if (Array.isArray(value)) {
     copy = new Array(value.length)
-    for (let index = 0; index < value.length; index++) copy[index] = copyFrozen(value[index])
+    for (let index = 0; index < value.length; index++) copy[index] = jsonCopy(value[index])
   } else {
     copy = {}
     for (const key in value) {
@@ -91,8 +97,8 @@ function copyFrozen<T>(value: T): T {
       const item = (value as Record<string, unknown>)[key]
       if (item === undefined) continue
       // Assigning "__proto__" would set the copy's prototype; JSON.parse makes it an own data property.
-      if (key === '__proto__') Object.defineProperty(copy, key, { value: copyFrozen(item), enumerable: true, writable: true, configurable: true })
-      else copy[key] = copyFrozen(item)
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: jsonCopy(item), enumerable: true, writable: true, configurable: true })
+      else copy[key] = jsonCopy(item)
     }
   }
   return Object.freeze(copy) as T

@@ -25,7 +25,8 @@ export interface Usage {
 
 /** The model-facing conversation history, provider-neutral. */
 export type ChatMessage =
-  | { role: 'user'; text: string }
+  /** `source: 'runtime-context'` marks a runtime-context snapshot, which is not a request of the user. */
+  | { role: 'user'; text: string; source?: 'runtime-context' }
   | { role: 'assistant'; text: string; toolCalls: ToolCall[] }
   | { role: 'tool'; id: string; name: string; output: string; isError: boolean }
   | ToolUpdateMessage

@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk'
-import type { ResolvedAnthropicConfig } from './config.ts'
+import type { ResolvedHttpAdapterConfig } from 'dsh-llm/http'
 
 /** Creates the SDK client for one endpoint. Nothing is read from the environment or disk but the key given. */
-export function createClient(config: ResolvedAnthropicConfig, apiKey: string): Anthropic {
+export function createClient(config: ResolvedHttpAdapterConfig, apiKey: string): Anthropic {
   return new Anthropic({
     apiKey,
     // Explicit null so ANTHROPIC_AUTH_TOKEN in the environment is never consulted.

@@ -1,14 +1,12 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
-import { failureMapper } from 'dsh-llm/http'
-import { AnthropicAdapterError } from './errors.ts'
+import type { FailureMapperSpec } from 'dsh-llm/http'
 
-/** Turns what the Anthropic SDK throws into `AnthropicAdapterError`s; the stream is counted in events. */
-export const { requestFailure, streamFailure, cancelled, stalled } = failureMapper({
-  AdapterError: AnthropicAdapterError,
+/** How the Anthropic SDK's errors read; the stream is counted in events. */
+export const failures: FailureMapperSpec<APIError> = {
   sdk: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
   unit: 'events',
   providerMessage,
-})
+}
 
 /** The provider's own words from an error body (`{ type: 'error', error: { type, message } }`). */
 function providerMessage(error: APIError): string {

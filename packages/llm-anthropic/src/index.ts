@@ -1,8 +1,6 @@
 export { AnthropicProvider, AnthropicProvider as default } from './plugin.ts'
-export { createAnthropicAdapter, PROVIDER } from './adapter.ts'
-export {
-  Config, DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, DEFAULT_TOOL_UPDATE_BETA, resolveConfig, type AnthropicConfig, type AnthropicModel,
-} from './config.ts'
-export { AnthropicAdapterError, type AnthropicAdapterErrorCode } from './errors.ts'
+export { createAnthropicAdapter } from './adapter.ts'
+export { Config, resolveConfig, type AnthropicConfig } from './config.ts'
+export { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 export { buildMessagesRequest } from './request.ts'
 export { toUsage, UsageAccumulator, type WireUsage } from './usage.ts'

@@ -1,7 +1,7 @@
 import type { ToolCall } from 'dsh-core'
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { StopReason, StreamEvent } from 'dsh-llm'
-import { AnthropicAdapterError } from './errors.ts'
+import { HttpAdapterError } from 'dsh-llm/http'
 import { UsageAccumulator } from './usage.ts'
 
 interface OpenToolUse {
@@ -46,7 +46,7 @@ export class MessageStreamReader {
         if (delta.type === 'text_delta') return delta.text ? [{ type: 'text', delta: delta.text }] : []
         if (delta.type === 'input_json_delta') {
           const call = this.open.get(event.index)
-          if (!call) throw new AnthropicAdapterError('MALFORMED_STREAM', `input_json_delta for content block ${event.index}, which is not an open tool_use block`)
+          if (!call) throw new HttpAdapterError('MALFORMED_STREAM', `input_json_delta for content block ${event.index}, which is not an open tool_use block`)
           call.json += delta.partial_json ?? ''
         }
         return []
@@ -73,11 +73,11 @@ export class MessageStreamReader {
   /** The closing events. Throws when the stream was cut short. */
   finish(): StreamEvent[] {
     if (!this.stopped) {
-      throw new AnthropicAdapterError('TRUNCATED_STREAM', `the stream ended after ${this.received} events without message_stop (truncated response)`)
+      throw new HttpAdapterError('TRUNCATED_STREAM', `the stream ended after ${this.received} events without message_stop (truncated response)`)
     }
     if (this.open.size) {
       const names = [...this.open.values()].map((call) => JSON.stringify(call.name)).join(', ')
-      throw new AnthropicAdapterError('TRUNCATED_STREAM', `the message stopped while tool_use blocks were still open: ${names}`)
+      throw new HttpAdapterError('TRUNCATED_STREAM', `the message stopped while tool_use blocks were still open: ${names}`)
     }
     const events: StreamEvent[] = []
     const usage = this.usage.result()
@@ -89,18 +89,18 @@ export class MessageStreamReader {
 
 function parseCall(call: OpenToolUse): ToolCall {
   const label = `tool call ${JSON.stringify(call.name)} (id ${call.id})`
-  if (!call.id) throw new AnthropicAdapterError('INVALID_TOOL_CALL', `tool call ${JSON.stringify(call.name)} has no id`)
-  if (!call.name) throw new AnthropicAdapterError('INVALID_TOOL_CALL', `tool call with id ${call.id} has no name`)
+  if (!call.id) throw new HttpAdapterError('INVALID_TOOL_CALL', `tool call ${JSON.stringify(call.name)} has no id`)
+  if (!call.name) throw new HttpAdapterError('INVALID_TOOL_CALL', `tool call with id ${call.id} has no name`)
   let input: unknown = call.input ?? {}
   if (call.json.trim()) {
     try {
       input = JSON.parse(call.json)
     } catch (error) {
-      throw new AnthropicAdapterError('INVALID_TOOL_CALL', `${label} has input that is not valid JSON: ${(error as Error).message}`)
+      throw new HttpAdapterError('INVALID_TOOL_CALL', `${label} has input that is not valid JSON: ${(error as Error).message}`)
     }
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new AnthropicAdapterError('INVALID_TOOL_CALL', `${label} has input that is not a JSON object: ${call.json || JSON.stringify(input)}`)
+    throw new HttpAdapterError('INVALID_TOOL_CALL', `${label} has input that is not a JSON object: ${call.json || JSON.stringify(input)}`)
   }
   return { id: call.id, name: call.name, arguments: input as Record<string, unknown> }
 }

@@ -1,24 +1,12 @@
-import { LlmError } from 'dsh-llm'
-import { configRefusal, loadWithLlm } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { AnthropicAdapterError, Config, createAnthropicAdapter, resolveConfig } from '../src/index.ts'
+import AnthropicProvider, { createAnthropicAdapter } from '../src/index.ts'
 
-// plugins refuse to start without their key; these checks are about the config
-const withDefaultKey = async <T>(body: () => Promise<T>): Promise<T> => {
-  const prior = process.env.ANTHROPIC_API_KEY
-  process.env.ANTHROPIC_API_KEY = 'sk-config-test'
-  try {
-    return await body()
-  } finally {
-    if (prior === undefined) delete process.env.ANTHROPIC_API_KEY
-    else process.env.ANTHROPIC_API_KEY = prior
-  }
-}
-const load = (config: Record<string, unknown>) => withDefaultKey(() => loadWithLlm(AnthropicProvider, config))
-const refusal = (config: Record<string, unknown>) => configRefusal(AnthropicProvider, config)
+// The keys every HTTP adapter shares are checked by the contract in http-contract.spec.ts; these are this wire's own.
+const load = (config: Record<string, unknown>) => withApiKey('ANTHROPIC_API_KEY', () => loadWithLlm(AnthropicProvider, config))
 
 describe('plugin', () => {
-  it('serves its models through ctx.llm with their tool-update modes, and stops serving them when disposed', async () => {
+  it('serves its models through ctx.llm with their tool-update modes, addition-only by default', async () => {
     const { ctx, fiber } = await load({ models: ['claude-x', { id: 'deepseek-chat', toolUpdate: 'in-history' }, { id: 'plain', toolUpdate: 'none' }] })
     expect(ctx.llm.models()).toEqual(['claude-x', 'deepseek-chat', 'plain'])
     expect(ctx.llm.resolve('claude-x').provider).toBe('anthropic')
@@ -29,60 +17,20 @@ describe('plugin', () => {
       baseURL: 'https://api.anthropic.com',
       apiKeyEnv: 'ANTHROPIC_API_KEY',
       maxTokens: 4096,
-      maxRetries: 0,
-      headers: {},
       toolUpdateBeta: 'mid-conversation-tool-changes-2026-01-01',
     })
-    await fiber.dispose()
-    expect(() => ctx.llm.resolve('claude-x')).toThrow(LlmError)
   })
 })
 
-describe('wrong config values are refused with the key named', () => {
-  const cases: [string, Record<string, unknown>, RegExp][] = [
-    ['baseURL not a URL', { baseURL: 'api.deepseek.com/anthropic', models: ['m'] }, /baseURL must be an http\(s\) URL, got "api\.deepseek\.com\/anthropic"/],
-    ['baseURL not http', { baseURL: 'file:///tmp', models: ['m'] }, /baseURL must be an http\(s\) URL/],
-    ['apiKeyEnv not a name', { apiKeyEnv: '$ANTHROPIC_API_KEY', models: ['m'] }, /apiKeyEnv must be the NAME of an environment variable/],
-    ['models missing', {}, /models must list at least one model/],
-    ['models empty', { models: [] }, /models must list at least one model/],
-    ['model entry without id', { models: [{ toolUpdate: 'none' }] }, /models/],
-    ['model id empty', { models: [''] }, /model ids must be non-empty strings, got ""/],
-    ['model listed twice', { models: ['a', { id: 'a' }] }, /model "a" is listed twice/],
-    ['unknown toolUpdate', { models: [{ id: 'a', toolUpdate: 'sometimes' }] }, /models/],
-    ['contextWindow zero', { models: [{ id: 'a', contextWindow: 0 }] }, /model "a" has contextWindow 0; it must be a whole number of tokens >= 1/],
-    ['contextWindow a string', { models: [{ id: 'a', contextWindow: 'big' }] }, /models/],
-    ['maxTokens zero', { models: ['m'], maxTokens: 0 }, /maxTokens/],
-    ['maxTokens fractional', { models: ['m'], maxTokens: 1.5 }, /maxTokens/],
-    ['maxRetries negative', { models: ['m'], maxRetries: -1 }, /maxRetries/],
-    ['timeoutMs zero', { models: ['m'], timeoutMs: 0 }, /timeoutMs/],
-    ['idleTimeoutMs zero', { models: ['m'], idleTimeoutMs: 0 }, /idleTimeoutMs/],
-    ['idleTimeoutMs a string', { models: ['m'], idleTimeoutMs: '5s' }, /idleTimeoutMs/],
-    ['headers with a credential', { models: ['m'], headers: { 'X-Api-Key': 'k' } }, /headers must not carry credentials \("X-Api-Key"\)/],
-    ['toolUpdateBeta with a newline', { models: ['m'], toolUpdateBeta: 'a\nb' }, /toolUpdateBeta must be a header value/],
-    ['toolUpdateBeta not a string', { models: ['m'], toolUpdateBeta: true }, /toolUpdateBeta/],
-  ]
-  for (const [name, config, message] of cases) {
-    it(name, async () => {
-      expect(await refusal(config)).toMatch(message)
-    })
-  }
-
-  it('names the valid modes when built without Cordis', () => {
-    expect(() => createAnthropicAdapter({ models: [{ id: 'a', toolUpdate: 'sometimes' as never }] }))
-      .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
-    expect(() => createAnthropicAdapter({ models: [] })).toThrow(AnthropicAdapterError)
-    expect(() => createAnthropicAdapter({ models: [{ id: 'a', contextWindow: -5 }] }))
-      .toThrow('model "a" has contextWindow -5; it must be a whole number of tokens >= 1')
+describe('maxTokens', () => {
+  it.each([
+    ['zero', 0],
+    ['fractional', 1.5],
+  ])('is refused %s, naming the key', async (_, value) => {
+    expect(await configRefusal(AnthropicProvider, { models: ['m'], maxTokens: value })).toMatch(/maxTokens/)
   })
 
-  it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', () => {
-    expect(Config({ models: ['m'] } as never)).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
-    expect(resolveConfig({ models: ['m'] })).toMatchObject({ timeoutMs: 120_000, idleTimeoutMs: 300_000 })
-  })
-
-  it('declares each model\'s context window, 200000 tokens by default', async () => {
-    const { ctx } = await load({ models: ['plain', { id: 'small', contextWindow: 32_000 }] })
-    expect(ctx.llm.contextWindow('plain')).toBe(200_000)
-    expect(ctx.llm.contextWindow('small')).toBe(32_000)
+  it('is refused without Cordis too', () => {
+    expect(() => createAnthropicAdapter({ models: ['m'], maxTokens: 0 })).toThrow('dsh-llm-anthropic: maxTokens must be a whole number >= 1, got 0')
   })
 })

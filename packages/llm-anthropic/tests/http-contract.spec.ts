@@ -1,5 +1,5 @@
 import { httpAdapterContract } from 'dsh-llm/testing'
-import AnthropicProvider, { AnthropicAdapterError } from '../src/index.ts'
+import AnthropicProvider, { createAnthropicAdapter, resolveConfig } from '../src/index.ts'
 import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
@@ -10,6 +10,9 @@ const ERROR_TYPES: Record<number, string> = { 401: 'authentication_error', 429: 
 httpAdapterContract('dsh-llm-anthropic', {
   packageName: 'dsh-llm-anthropic',
   plugin: AnthropicProvider,
+  create: createAnthropicAdapter,
+  resolveConfig,
+  contextWindow: 200_000,
   key: fakeKey,
   config: (server, apiKeyEnv, models) => ({ baseURL: server.origin, apiKeyEnv, models }),
   path: '/v1/messages',
@@ -39,7 +42,6 @@ httpAdapterContract('dsh-llm-anthropic', {
   reply: (res, text) => sendEvents(res, reply({ text })),
   toolCalls: (res, calls) => sendEvents(res, reply({ text: 'Let me look.', calls: calls.map(({ id, name, args }) => ({ id, name, input: args })) })),
   toolCallText: 'Let me look.',
-  errorClass: AnthropicAdapterError,
   abortWhile: 'streaming',
   toolNames: (body) => body.tools.map((entry: { name: string }) => entry.name),
   basePath: { baseURL: '/anthropic', url: '/anthropic/v1/messages' },

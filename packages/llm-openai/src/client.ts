@@ -1,5 +1,5 @@
+import type { ResolvedHttpAdapterConfig } from 'dsh-llm/http'
 import OpenAI from 'openai'
-import type { OpenAIConfig } from './config.ts'
 
 /**
  * The SDK client with one change: an HTTP error keeps the whole parsed body as `body`, because the SDK
@@ -14,7 +14,7 @@ class ChatClient extends OpenAI {
 }
 
 /** Creates the SDK client for one endpoint. Nothing is read from the environment but the key given. */
-export function createClient(config: OpenAIConfig, apiKey: string): OpenAI {
+export function createClient(config: ResolvedHttpAdapterConfig, apiKey: string): OpenAI {
   return new ChatClient({
     apiKey,
     baseURL: config.baseURL,

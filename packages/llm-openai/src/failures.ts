@@ -1,14 +1,12 @@
-import { failureMapper } from 'dsh-llm/http'
+import type { FailureMapperSpec } from 'dsh-llm/http'
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai'
-import { OpenAIAdapterError } from './errors.ts'
 
-/** Turns what the OpenAI SDK throws into `OpenAIAdapterError`s; the stream is counted in chunks. */
-export const { requestFailure, streamFailure, cancelled, stalled } = failureMapper({
-  AdapterError: OpenAIAdapterError,
+/** How the OpenAI SDK's errors read; the stream is counted in chunks. */
+export const failures: FailureMapperSpec<APIError> = {
   sdk: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
   unit: 'chunks',
   providerMessage,
-})
+}
 
 /** The provider's own words from an error body: OpenAI nests them under `error`, vLLM keeps them on top. */
 function providerMessage(error: APIError): string {

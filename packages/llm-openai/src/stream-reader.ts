@@ -1,7 +1,7 @@
 import type { ToolCall, Usage } from 'dsh-core'
 import type { StopReason, StreamEvent } from 'dsh-llm'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { OpenAIAdapterError } from './errors.ts'
+import { HttpAdapterError } from 'dsh-llm/http'
 import { toUsage, type WireUsage } from './usage.ts'
 
 interface PartialCall {
@@ -44,7 +44,7 @@ export class ChatStreamReader {
   /** The closing events. Throws when the stream was cut short or a tool call does not parse. */
   finish(): StreamEvent[] {
     if (this.finishReason === undefined) {
-      throw new OpenAIAdapterError('TRUNCATED_STREAM', `the stream ended after ${this.received} chunks without a finish_reason (truncated response)`)
+      throw new HttpAdapterError('TRUNCATED_STREAM', `the stream ended after ${this.received} chunks without a finish_reason (truncated response)`)
     }
     const events: StreamEvent[] = []
     const indexes = [...this.calls.keys()].sort((a, b) => a - b)
@@ -57,18 +57,18 @@ export class ChatStreamReader {
 
 function parseCall(call: PartialCall, index: number): ToolCall {
   const label = `tool call ${call.name ? JSON.stringify(call.name) : `at index ${index}`}`
-  if (!call.id) throw new OpenAIAdapterError('INVALID_TOOL_CALL', `${label} has no id`)
-  if (!call.name) throw new OpenAIAdapterError('INVALID_TOOL_CALL', `${label} (id ${call.id}) has no function name`)
+  if (!call.id) throw new HttpAdapterError('INVALID_TOOL_CALL', `${label} has no id`)
+  if (!call.name) throw new HttpAdapterError('INVALID_TOOL_CALL', `${label} (id ${call.id}) has no function name`)
   let parsed: unknown = {}
   if (call.arguments.trim()) {
     try {
       parsed = JSON.parse(call.arguments)
     } catch (error) {
-      throw new OpenAIAdapterError('INVALID_TOOL_CALL', `${label} (id ${call.id}) has arguments that are not valid JSON: ${(error as Error).message}`)
+      throw new HttpAdapterError('INVALID_TOOL_CALL', `${label} (id ${call.id}) has arguments that are not valid JSON: ${(error as Error).message}`)
     }
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new OpenAIAdapterError('INVALID_TOOL_CALL', `${label} (id ${call.id}) has arguments that are not a JSON object: ${call.arguments}`)
+    throw new HttpAdapterError('INVALID_TOOL_CALL', `${label} (id ${call.id}) has arguments that are not a JSON object: ${call.arguments}`)
   }
   return { id: call.id, name: call.name, arguments: parsed as Record<string, unknown> }
 }

@@ -1,11 +1,11 @@
+import type { HttpAdapterError } from 'dsh-llm/http'
 import { adapterCause, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
-import type { OpenAIAdapterError } from '../src/index.ts'
 import { sendStream, textReply, toolCallReply } from './emulator.ts'
 import { setup } from './setup.ts'
 
 /** The adapter's own error behind the runtime's `ADAPTER_ERROR`/`CANCELLED` wrapper. */
-const cause = (error: Error) => adapterCause<OpenAIAdapterError>(error)
+const cause = (error: Error) => adapterCause<HttpAdapterError>(error)
 
 // The failures every HTTP adapter shares run in http-contract.spec.ts; these are the Chat Completions wire's own.
 

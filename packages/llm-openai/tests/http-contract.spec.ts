@@ -1,5 +1,5 @@
 import { httpAdapterContract } from 'dsh-llm/testing'
-import OpenAIProvider, { OpenAIAdapterError } from '../src/index.ts'
+import OpenAIProvider, { createOpenAIAdapter, resolveConfig } from '../src/index.ts'
 import { chunk, sendError, sendStream, textReply, toolCallReply } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
@@ -8,6 +8,9 @@ const data = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`
 httpAdapterContract('dsh-llm-openai', {
   packageName: 'dsh-llm-openai',
   plugin: OpenAIProvider,
+  create: createOpenAIAdapter,
+  resolveConfig,
+  contextWindow: 128_000,
   key: fakeKey,
   config: (server, apiKeyEnv, models) => ({ baseURL: `${server.origin}/v1`, apiKeyEnv, models }),
   path: '/v1/chat/completions',
@@ -32,7 +35,6 @@ httpAdapterContract('dsh-llm-openai', {
   reply: (res, text) => sendStream(res, textReply(text)),
   toolCalls: (res, calls) => sendStream(res, toolCallReply(calls.map(({ id, name, args }) => ({ id, name, arguments: args })))),
   toolCallText: '',
-  errorClass: OpenAIAdapterError,
   abortWhile: 'headers',
   toolNames: (body) => body.tools.map((entry: { function: { name: string } }) => entry.function.name),
   basePath: { baseURL: '/v1/', url: '/v1/chat/completions' },

@@ -1,85 +1,23 @@
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Context } from 'cordis'
 import AgentSpine from 'dsh-agent-spine-demo'
-import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX } from 'dsh-core'
-import { startLoopback, toolsPlugin } from 'dsh-llm/testing'
-import { describe, expect, it } from 'vitest'
+import { compactionCases } from 'dsh-llm/testing'
+import { expect } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
 import { sendError, sendStream, textReply } from './emulator.ts'
 import { fakeKey } from './setup.ts'
 
-const TURNS = 9
-const text = (turn: number) => `Turn ${turn}: the pager skips the second page when the offset is computed from a zero-based index.`
-
-const isCompaction = (body: any) => body.messages.at(-1)?.content === COMPACTION_INSTRUCTION
-
-/**
- * The same nine turns through the real loop and the OpenAI adapter on loopback, with
- * `grep` added before the third turn; the server counts a token per four bytes of body. With `window`
- * the session compacts at half of it; without, it never does.
- */
-async function conversation(window?: number, failCompaction = false) {
-  const server = await startLoopback((_req, res, recorded) => {
-    const body = JSON.parse(recorded.body)
-    if (failCompaction && isCompaction(body)) return sendError(res, 500, 'summarizer down')
-    const usage = { prompt_tokens: Math.ceil(recorded.body.length / 4), completion_tokens: 5 }
-    sendStream(res, textReply(isCompaction(body) ? 'The user is chasing a pagination bug.' : 'ok', usage))
-  })
-  const key = fakeKey()
-  const ctx = new Context()
-  await ctx.plugin(AgentSpine, {
-    scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-compact-')), compactAt: window ? 0.5 : 1,
-  } as any)
-  await ctx.plugin(OpenAIProvider, {
-    baseURL: server.origin, apiKeyEnv: key.name, models: [{ id: 'test-model', contextWindow: window ?? 1_000_000 }],
-  } as any)
-  await ctx.plugin(toolsPlugin('base', ['read']))
-  const agent = await ctx.agentLoop.createAgent({ id: 'compacting' })
-  const failures: string[] = []
-  ctx.on('agent/update', (_agent, update) => { if (update.type === 'compaction' && update.error) failures.push(update.error) })
-  for (let turn = 1; turn <= TURNS; turn++) {
-    if (turn === 3) await ctx.plugin(toolsPlugin('search', ['grep']))
-    expect((await agent.prompt(text(turn))).reason).toBe('done')
-  }
-  await server.close()
-  key.cleanup()
-  return { raw: server.requests.map((request) => request.body), bodies: server.bodies(), events: agent.session.events(), failures }
-}
-
-/** The raw body up to the end of its last message: Chat Completions bodies go on with `],"tools":`. */
-const throughMessages = (raw: string) => raw.slice(0, raw.indexOf('],"tools":'))
-
-describe('compaction on the Chat Completions route', () => {
-  it('sends a compaction request whose bytes start with the main request\'s, then the same prefix with the summary', async () => {
-    const [compacting, plain] = await Promise.all([conversation(700), conversation()])
-    const index = compacting.bodies.findIndex(isCompaction)
-    expect(index).toBeGreaterThan(2)
-    // Until then both runs sent the same bytes; the compaction request is the main request of that step plus one message.
-    expect(compacting.raw.slice(0, index)).toEqual(plain.raw.slice(0, index))
-    const main = plain.raw[index]!
-    const compaction = compacting.raw[index]!
-    expect(compaction.startsWith(throughMessages(main))).toBe(true)
-    expect(compaction.slice(throughMessages(main).length)).toBe(`,${JSON.stringify({ role: 'user', content: COMPACTION_INSTRUCTION })}${main.slice(throughMessages(main).length)}`)
-
-    // After it: the same tools and system message, the summary, then the new turn.
-    const after = compacting.bodies[index + 1]
-    expect(JSON.stringify(after.tools)).toBe(JSON.stringify(compacting.bodies[index].tools))
-    expect(after.messages[0]).toEqual(compacting.bodies[index].messages[0])
+compactionCases({
+  name: 'Chat Completions',
+  spine: AgentSpine,
+  adapter: OpenAIProvider,
+  key: fakeKey,
+  config: (server, apiKeyEnv, model) => ({ baseURL: server.origin, apiKeyEnv, models: [model] }),
+  reply: (res, text, inputTokens) => sendStream(res, textReply(text, { prompt_tokens: inputTokens, completion_tokens: 5 })),
+  fail: (res, status, message) => sendError(res, status, message),
+  // Chat Completions bodies go on with `],"tools":` after the last message.
+  throughMessages: (raw) => raw.slice(0, raw.indexOf('],"tools":')),
+  afterCompaction(after, compaction) {
+    // The system prompt is the first message here, unchanged.
+    expect(after.messages[0]).toEqual(compaction.messages[0])
     expect(after.messages[0].role).toBe('system')
-    expect(after.messages[1]).toEqual({ role: 'user', content: `${SUMMARY_PREFIX}The user is chasing a pagination bug.` })
-    expect(after.messages.at(-1).content).toMatch(/^Turn \d:/)
-    const logged = compacting.events.filter((event) => event.type === 'context/compaction')
-    expect(logged.length).toBeGreaterThanOrEqual(1)
-    expect(logged[0]!.data).toMatchObject({ reason: 'auto', usage: { inputTokens: Math.ceil(compaction.length / 4), outputTokens: 5 } })
-  })
-
-  it('goes on without compacting when the compaction request gets an HTTP 500, and tries again on later turns', async () => {
-    const run = await conversation(700, true)
-    expect(run.events.filter((event) => event.type === 'context/compaction')).toEqual([])
-    expect(run.failures.length).toBeGreaterThanOrEqual(2)
-    expect(run.failures[0]).toMatch(/^the compaction request failed: .*500.*summarizer down/)
-    expect(run.events.filter((event) => event.type === 'turn/end').every((event) => (event.data as { reason: string }).reason === 'done')).toBe(true)
-  })
+  },
 })

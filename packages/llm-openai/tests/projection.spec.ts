@@ -1,46 +1,13 @@
-import type { ChatMessage, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-core'
+import type { ToolSchema } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
-import { drainStream, sampleTool } from 'dsh-llm/testing'
+import { drainStream, toolChanges } from 'dsh-llm/testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA, type OpenAIConfig } from '../src/index.ts'
 import { sendStream, textReply } from './emulator.ts'
 import { setup } from './setup.ts'
 
-const read = sampleTool('read')
-const write = sampleTool('write')
-const grep = { name: 'grep', description: 'Searches files.', parameters: { type: 'object', properties: { pattern: { type: 'string' } }, required: ['pattern'] } }
-
+const { read, write, grep, beforeAddition, afterAddition, afterRemoval } = toolChanges
 const MODELS: OpenAIConfig['models'] = ['deepseek-flash', { id: 'm-hist', toolUpdate: 'in-history' }, 'gpt-4o', { id: 'm-none', toolUpdate: 'none' }]
-
-function snapshot(start: number, declarations: ToolSchema[], updates: ToolHistoryUpdate[], headers: Record<number, ToolSchema[]>): ToolHistorySnapshot {
-  return {
-    sequenceStartSeq: start,
-    declarations,
-    updates,
-    resolve: (name, headerSeq) => headers[headerSeq]?.find((definition) => definition.name === name),
-  }
-}
-
-// A session: header 1 declares read, write; turn 2 adds grep (header 5, developer message 6).
-const user1: ChatMessage = { role: 'user', text: 'list the files' }
-const assistant1: ChatMessage = { role: 'assistant', text: 'a.txt, b.txt', toolCalls: [] }
-const user2: ChatMessage = { role: 'user', text: 'find TODOs' }
-const added: ChatMessage = { role: 'developer', source: 'tool-registry', added: ['grep'], removed: [], headerSeq: 5 }
-const addition: ToolHistoryUpdate = { seq: 6, added: ['grep'], removed: [], headerSeq: 5 }
-const headers = { 1: [read, write], 5: [read, write, grep] }
-const beforeAddition = (model: string): GenerateOptions => ({
-  model, system: 'You are a test.', tools: [read, write], messages: [user1],
-  toolHistory: snapshot(1, [read, write], [], headers),
-})
-const afterAddition = (model: string): GenerateOptions => ({
-  model, system: 'You are a test.', tools: [read, write, grep], messages: [user1, assistant1, user2, added],
-  toolHistory: snapshot(1, [read, write], [addition], headers),
-})
-const removed: ChatMessage = { role: 'developer', source: 'tool-registry', added: [], removed: ['grep'], headerSeq: 5 }
-const afterRemoval = (model: string): GenerateOptions => ({
-  model, system: 'You are a test.', tools: [read, write], messages: [user1, assistant1, user2, removed],
-  toolHistory: snapshot(1, [read, write, grep], [{ seq: 6, added: [], removed: ['grep'], headerSeq: 5 }], { 1: [read, write, grep], 5: [read, write] }),
-})
 
 async function run(config: Partial<OpenAIConfig>, ...requests: GenerateOptions[]) {
   const h = await setup((_, res) => sendStream(res, textReply('ok')), { models: MODELS, ...config })

@@ -1,5 +1,5 @@
-import { isCompactionRequest, type ToolCall } from 'dsh-core'
-import { normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { isCompactionRequest, type ToolCall, type ToolSchema } from 'dsh-core'
+import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { ScriptedError } from './error.ts'
 import { estimateUsage } from './estimate.ts'
@@ -40,16 +40,37 @@ async function* respond(call: number, options: GenerateOptions, config: Scripted
     : isCompactionRequest(projection.messages) ? compactionReply(projection.messages)
     : echoReply(projection.messages)
   // Definitions are the frozen objects from the log, so the estimate measures each of them only once.
-  const request = {
-    system: options.system,
-    // Unprojected, the tools are the request's own frozen list, which the estimate then measures once.
-    tools: projection.declarations.length === options.tools.length && projection.declarations.every((d, i) => d.definition === options.tools[i])
-      ? options.tools
-      : projection.declarations.map((declaration) => declaration.definition),
-    deferred: projection.declarations.filter((declaration) => declaration.deferred).map((declaration) => declaration.definition.name),
-    messages: projection.messages,
-  }
+  const { tools, deferred } = declared(projection.declarations, options.tools)
+  const request = { system: options.system, tools, deferred, messages: projection.messages }
   yield* play(reply, call, request, options)
+}
+
+interface Declared {
+  tools: readonly ToolSchema[]
+  deferred: readonly string[]
+  /** The request's tool list this was read against. */
+  against: readonly ToolSchema[]
+}
+
+const declaredOf = new WeakMap<readonly ToolDeclaration[], Declared>()
+
+/**
+ * The declared definitions and deferred names of a projection. Unprojected, the tools are the request's
+ * own frozen list, which the estimate then measures once; a frozen declaration list (the same one step
+ * after step while the header holds) is read once.
+ */
+function declared(declarations: readonly ToolDeclaration[], tools: readonly ToolSchema[]): Declared {
+  const known = declaredOf.get(declarations)
+  if (known?.against === tools) return known
+  const value: Declared = {
+    against: tools,
+    tools: declarations.length === tools.length && declarations.every((d, i) => d.definition === tools[i])
+      ? tools
+      : Object.freeze(declarations.map((declaration) => declaration.definition)),
+    deferred: Object.freeze(declarations.filter((declaration) => declaration.deferred).map((declaration) => declaration.definition.name)),
+  }
+  if (Object.isFrozen(declarations)) declaredOf.set(declarations, value)
+  return value
 }
 
 function scriptedReply(script: Script, call: number): Reply {

@@ -1,4 +1,4 @@
-import { derive, type Usage } from 'dsh-core'
+import { FrozenList, derive, type ReadonlyList, type Usage } from 'dsh-core'
 
 const CHARS_PER_TOKEN = 4
 
@@ -39,10 +39,10 @@ function keyLength(key: string): number {
  * The JSON length of an array, carried forward from the list it extends (a conversation's history grows
  * by a few messages per step): `[` + items joined by commas + `]`.
  */
-function arrayLength(list: readonly unknown[]): number {
-  return derive(list, lengths as WeakMap<readonly unknown[], number>, () => 2, (length, items, from) => {
+function arrayLength(list: ReadonlyList<unknown>): number {
+  return derive(list, lengths as WeakMap<ReadonlyList<unknown>, number>, () => 2, (length, items, from) => {
     for (let index = from; index < items.length; index++) {
-      const item = items[index]
+      const item = items.at(index)
       length += (skipped(item) ? 4 : jsonLength(item)) + (index > 0 ? 1 : 0)
     }
     return length
@@ -52,6 +52,8 @@ function arrayLength(list: readonly unknown[]): number {
 /** `JSON.stringify(value).length`, computed without building the string. */
 export function jsonLength(value: unknown): number {
   if (value === null || typeof value !== 'object') return skipped(value) ? 0 : JSON.stringify(value).length
+  // Written as an array by its toJSON; measured item by item, carried forward along extensions.
+  if (value instanceof FrozenList) return arrayLength(value)
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value).length
   const cached = lengths.get(value)
   if (cached !== undefined) return cached

@@ -1,4 +1,4 @@
-import { SUMMARY_PREFIX } from 'dsh-core'
+import { SUMMARY_PREFIX, type ReadonlyList } from 'dsh-core'
 import type { ProjectedMessage } from 'dsh-llm'
 import type { Reply } from './reply.ts'
 
@@ -12,8 +12,8 @@ const ASKED = '- user asked: '
  * tools called with how often, and the last answer — each item cut to one line, so the summary stays
  * small however often a session compacts.
  */
-export function compactionReply(messages: readonly ProjectedMessage[]): Reply {
-  const conversation = messages.slice(0, -1)
+export function compactionReply(messages: ReadonlyList<ProjectedMessage>): Reply {
+  const conversation = [...messages].slice(0, -1)
   const asked: string[] = []
   const calls = new Map<string, number>()
   let lastAnswer = ''

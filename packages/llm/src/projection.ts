@@ -1,5 +1,5 @@
-import { baseOf, derive, extendList } from 'dsh-core'
-import type { ChatMessage, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage } from 'dsh-core'
+import { FrozenList, baseOf, derive, extendList } from 'dsh-core'
+import type { ChatMessage, ReadonlyList, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage } from 'dsh-core'
 import { LlmError } from './error.ts'
 import type { GenerateOptions, ToolUpdateMode } from './types.ts'
 
@@ -29,7 +29,8 @@ export type ProjectionFallback = 'missing-history' | 'incomplete-prefix' | 'inco
 export interface ToolProjection {
   mode: ToolUpdateMode
   declarations: ToolDeclaration[]
-  messages: ProjectedMessage[]
+  /** In order; a `FrozenList` sharing the history's backing array where nothing was dropped or rewritten. */
+  messages: ReadonlyList<ProjectedMessage>
   /** Set when a history-capable mode could not use `options.toolHistory`. */
   fallback?: ProjectionFallback
 }
@@ -73,7 +74,7 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
     declarations: deferredNames.size
       ? options.tools.map((definition) => ({ definition, deferred: deferredNames.has(definition.name) }))
       : plainDeclarations(options.tools),
-    messages: conversationOf(options.messages) as ProjectedMessage[],
+    messages: conversationOf(options.messages),
     ...fallback && { fallback },
   })
   if (mode === 'none') return current()
@@ -92,29 +93,36 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
     declarations.push({ definition, deferred: replay.added.has(name) || deferredNames.has(name) })
   }
   const messages: ProjectedMessage[] = []
-  options.messages.forEach((message, index) => {
-    if (isConversation(message)) return messages.push(message)
-    const update = matched.get(index)
-    if (!update) return
-    const added = update.added.filter(keep).map((name) => replay.declared.get(name)!)
-    const removed = mode === 'in-history' ? [...update.removed] : []
-    if (added.length || removed.length) messages.push({ role: 'tool-update', added, removed })
-  })
+  let index = 0
+  for (const message of options.messages) {
+    const update = matched.get(index++)
+    if (isConversation(message)) messages.push(message)
+    else if (update) {
+      const added = update.added.filter(keep).map((name) => replay.declared.get(name)!)
+      const removed = mode === 'in-history' ? [...update.removed] : []
+      if (added.length || removed.length) messages.push({ role: 'tool-update', added, removed })
+    }
+  }
   return { mode, declarations, messages }
 }
 
-const conversations = new WeakMap<readonly ChatMessage[], readonly ProjectedMessage[]>()
+const conversations = new WeakMap<ReadonlyList<ChatMessage>, ReadonlyList<ProjectedMessage>>()
 
 /**
  * The messages without developer messages, frozen; carried forward from the previous step's list when
- * this one extends it (see `extendList`), so a step costs what its new messages cost.
+ * this one extends it (see `extendList`), so a step costs what its new messages cost. A `FrozenList`
+ * history gives a `FrozenList`, which then grows on a backing array of its own without copies.
  */
-function conversationOf(messages: readonly ChatMessage[]): readonly ProjectedMessage[] {
-  return derive(messages, conversations, () => Object.freeze([]) as readonly ProjectedMessage[], (value, list, from) => {
+function conversationOf(messages: ReadonlyList<ChatMessage>): ReadonlyList<ProjectedMessage> {
+  const empty = (): ReadonlyList<ProjectedMessage> => messages instanceof FrozenList ? FrozenList.of([]) : Object.freeze([])
+  return derive(messages, conversations, empty, (value, list, from) => {
     const added: ProjectedMessage[] = []
-    for (let index = from; index < list.length; index++) if (isConversation(list[index])) added.push(list[index] as ProjectedMessage)
+    for (let index = from; index < list.length; index++) {
+      const message = list.at(index)!
+      if (isConversation(message)) added.push(message)
+    }
     // No developer message so far: the projection is the history itself, and no copy is made.
-    if (added.length === list.length - from && (from === 0 || value === baseOf(list))) return list as readonly ProjectedMessage[]
+    if (added.length === list.length - from && (from === 0 || value === baseOf(list))) return list as ReadonlyList<ProjectedMessage>
     return added.length ? extendList(value, added) : value
   })
 }
@@ -128,11 +136,12 @@ function isConversation(message: ChatMessage): message is Exclude<ChatMessage, T
  * (header at or before the sequence start, not recorded) are dropped; an unrecorded message of this
  * sequence, or a recorded update missing from the messages, means the prefix does not match the log.
  */
-function matchUpdates(messages: readonly ChatMessage[], history: ToolHistorySnapshot): Map<number, ToolHistoryUpdate> | ProjectionFallback {
+function matchUpdates(messages: ReadonlyList<ChatMessage>, history: ToolHistorySnapshot): Map<number, ToolHistoryUpdate> | ProjectionFallback {
   const matched = new Map<number, ToolHistoryUpdate>()
   let next = 0
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index]
+  let index = -1
+  for (const message of messages) {
+    index++
     if (message.role !== 'developer') continue
     const update = history.updates[next]
     if (update && sameUpdate(message, update)) {

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolHistorySnapshot, ToolSchema, Usage } from 'dsh-core'
+import type { ChatMessage, ReadonlyList, ToolCall, ToolHistorySnapshot, ToolSchema, Usage } from 'dsh-core'
 
 /** How a route can take tool changes without rewriting the cached prefix. */
 export type ToolUpdateMode = 'none' | 'addition-only' | 'in-history'
@@ -8,7 +8,11 @@ export interface GenerateOptions {
   model: string
   system: string
   tools: readonly ToolSchema[]
-  messages: readonly ChatMessage[]
+  /**
+   * The history: an array, or the session's `FrozenList` (the loop sends that, so a step does not copy
+   * the conversation). Read it by `length`, `at()` and iteration.
+   */
+  messages: ReadonlyList<ChatMessage>
   /** Tools registered as deferred (shouldDefer) that supporting routes may declare with deferred loading. */
   deferredTools?: string[]
   toolHistory?: ToolHistorySnapshot

@@ -57,7 +57,7 @@ describe('llm.stream freezing', () => {
     const ctx = await setup()
     let frozenAtDispatch: boolean[] = []
     const { adapter, seen } = fakeAdapter('p', ['m'], async function* (opts) {
-      frozenAtDispatch = [opts, opts.messages, opts.messages[0], opts.tools, opts.tools[0].parameters].map(Object.isFrozen)
+      frozenAtDispatch = [opts, opts.messages, opts.messages.at(0), opts.tools, opts.tools[0].parameters].map(Object.isFrozen)
       yield { type: 'done', stopReason: 'end_turn' }
     })
     ctx.llm.register(adapter)

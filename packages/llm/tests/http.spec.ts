@@ -2,10 +2,6 @@ import { quote } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
 import { checkHttpEndpoint, checkHttpTransport, describeCause, failureMapper, HttpAdapterError, lazyConnection, redactSecret, retryAfterSeconds } from 'dsh-llm/http'
 
-class TestAdapterError extends HttpAdapterError {
-  override name = 'TestAdapterError'
-}
-
 // Stand-ins for an SDK's error classes, shaped like the Stainless ones.
 class APIError extends Error {
   constructor(readonly status: number | undefined, readonly headers: Headers | undefined, message: string) {
@@ -16,7 +12,7 @@ class APIConnectionError extends APIError {}
 class APIConnectionTimeoutError extends APIConnectionError {}
 class APIUserAbortError extends APIError {}
 
-const invalid = (message: string) => new TestAdapterError('INVALID_CONFIG', message)
+const invalid = (message: string) => new HttpAdapterError('INVALID_CONFIG', message)
 const site = { url: 'http://127.0.0.1:1/v1/x', model: 'm', apiKey: 'sk-secret' }
 
 describe('message helpers', () => {
@@ -70,7 +66,7 @@ describe('lazyConnection', () => {
     delete process.env[name]
     const built: string[] = []
     const connect = lazyConnection({ apiKeyEnv: name, timeoutMs: 50 }, {
-      owner: 'dsh-test', url: site.url, AdapterError: TestAdapterError, createClient: (apiKey) => built.push(apiKey),
+      owner: 'dsh-test', url: site.url, createClient: (apiKey) => built.push(apiKey),
     })
     expect(() => connect('m')).toThrow(`environment variable ${name} is not set (needed by dsh-test for model m)`)
     process.env[name] = ''
@@ -88,7 +84,7 @@ describe('lazyConnection', () => {
 
 describe('failureMapper', () => {
   const { requestFailure, streamFailure, cancelled } = failureMapper({
-    AdapterError: TestAdapterError,
+   
     sdk: { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError },
     unit: 'frames',
     providerMessage: (error) => error.message,
@@ -96,8 +92,8 @@ describe('failureMapper', () => {
 
   it('maps HTTP errors with their status and retry-after, scrubbing the key and cutting long provider text', () => {
     const error = requestFailure(new APIError(429, new Headers({ 'retry-after': '3' }), `bad key sk-secret ${'x'.repeat(600)}`), site)
-    expect(error).toBeInstanceOf(TestAdapterError)
-    expect(error).toMatchObject({ name: 'TestAdapterError', code: 'HTTP_ERROR', status: 429, retryAfterSeconds: 3 })
+    expect(error).toBeInstanceOf(HttpAdapterError)
+    expect(error).toMatchObject({ name: 'HttpAdapterError', code: 'HTTP_ERROR', status: 429, retryAfterSeconds: 3 })
     expect(error.message).toMatch(/^HTTP 429 from http:\/\/127\.0\.0\.1:1\/v1\/x for model "m" \(retry after 3 s\): bad key \[redacted\] x+…$/)
     expect(error.message).not.toContain('sk-secret')
   })

@@ -11,7 +11,7 @@ function request(steps: ReturnType<typeof simulate>, extra: Partial<GenerateOpti
 }
 
 const declared = (projection: ToolProjection) => projection.declarations.map(({ definition, deferred }) => `${definition.name}${deferred ? '*' : ''}`)
-const notices = (projection: ToolProjection) => projection.messages.flatMap((message) =>
+const notices = (projection: ToolProjection) => [...projection.messages].flatMap((message) =>
   message.role === 'tool-update' ? [`+${message.added.map((t) => t.name).join(',')} -${message.removed.join(',')}`] : [])
 
 describe('projectToolUpdates', () => {
@@ -22,7 +22,7 @@ describe('projectToolUpdates', () => {
     const projection = projectToolUpdates(request(addThenRemove, { deferredTools: ['a'] }), 'none')
     expect(projection.declarations).toEqual([{ definition: a, deferred: false }, { definition: c, deferred: false }])
     expect(projection.declarations[0].definition).toBe(addThenRemove.tools[0])
-    expect(projection.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant'])
+    expect([...projection.messages].map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant'])
     expect(projection.fallback).toBeUndefined()
   })
 
@@ -31,10 +31,10 @@ describe('projectToolUpdates', () => {
     expect(declared(projection)).toEqual(['a', 'c*'])
     expect(notices(projection)).toEqual(['+c -'])
     expect(projection.fallback).toBeUndefined()
-    const notice = projection.messages.find((m) => m.role === 'tool-update')
+    const notice = [...projection.messages].find((m) => m.role === 'tool-update')
     expect(notice).toEqual({ role: 'tool-update', added: [c], removed: [] })
     // the notice sits where the developer message was
-    expect(projection.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'tool-update', 'assistant', 'user', 'assistant'])
+    expect([...projection.messages].map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'tool-update', 'assistant', 'user', 'assistant'])
   })
 
   it('in-history: keeps removed tools declared and carries removal notices', () => {
@@ -84,7 +84,7 @@ describe('projectToolUpdates', () => {
       expect(projection.fallback).toBe(reason)
       expect(projection.declarations.map((entry) => entry.definition)).toEqual(tools)
       expect(projection.declarations.every((entry) => !entry.deferred)).toBe(true)
-      expect(projection.messages.every((m) => ['user', 'assistant', 'tool'].includes(m.role))).toBe(true)
+      expect([...projection.messages].every((m) => ['user', 'assistant', 'tool'].includes(m.role))).toBe(true)
     }
 
     it.each(['addition-only', 'in-history'] as const)('%s: when the history snapshot is missing', (mode) => {
@@ -159,7 +159,7 @@ describe('projectToolUpdates properties', () => {
     fc.assert(fc.property(scenario, (options) => {
       const projection = projectToolUpdates(options, 'none')
       expect(projection.declarations).toEqual(options.tools.map((definition) => ({ definition, deferred: false })))
-      expect(projection.messages).toEqual(options.messages.filter((m) => m.role !== 'developer'))
+      expect(projection.messages).toEqual([...options.messages].filter((m) => m.role !== 'developer'))
     }))
   })
 
@@ -181,7 +181,7 @@ describe('projectToolUpdates properties', () => {
         }
         const updates = options.toolHistory?.updates.length ?? 0
         const fellBack = projection.fallback !== undefined
-        expect(fellBack).toBe(!options.toolHistory || options.messages.filter((m) => m.role === 'developer').length !== updates)
+        expect(fellBack).toBe(!options.toolHistory || [...options.messages].filter((m) => m.role === 'developer').length !== updates)
       }
     }))
   })

@@ -1,4 +1,4 @@
-import { canonicalJson, isDeepFrozen, type ToolSchema } from 'dsh-core'
+import { canonicalJson, deepFreeze, isDeepFrozen, type ToolSchema } from 'dsh-core'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import { shortHash } from './hash.ts'
 import { sectionSpans } from './sections.ts'
@@ -18,11 +18,38 @@ export type FingerprintedRequest = Pick<GenerateOptions, 'model' | 'system' | 't
 
 const toolHashes = new WeakMap<ToolSchema, string>()
 
+/** The last fingerprint taken of each deep-frozen tool list, with the inputs it was taken of. */
+interface Remembered {
+  model: string
+  system: string
+  deferredTools: readonly string[] | undefined
+  sections: readonly RenderedSection[] | undefined
+  toolUpdateMode: ToolUpdateMode | undefined
+  print: RequestFingerprint
+}
+
+const remembered = new WeakMap<readonly ToolSchema[], Remembered>()
+
 /**
  * The fingerprint of a request's cacheable front: model, system prompt and section hashes, tool names in
  * order with a hash of each declaration, and the header flags. Pure: reads `options`, changes nothing.
+ * The loop sends one logged (deep-frozen) header step after step; for the same tool list, system text,
+ * deferred list, sections and mode the same deep-frozen fingerprint is returned, so a step costs no hashing.
  */
 export function fingerprint(options: FingerprintedRequest, context: FingerprintContext = {}): RequestFingerprint {
+  const { model, system, tools, deferredTools } = options
+  const { sections, toolUpdateMode } = context
+  const known = remembered.get(tools)
+  if (known && known.model === model && known.system === system && known.deferredTools === deferredTools
+    && known.sections === sections && known.toolUpdateMode === toolUpdateMode) return known.print
+  const print = compute(options, context)
+  if (isDeepFrozen(tools) && isDeepFrozen(deferredTools) && isDeepFrozen(sections)) {
+    remembered.set(tools, { model, system, deferredTools, sections, toolUpdateMode, print: deepFreeze(print) })
+  }
+  return print
+}
+
+function compute(options: FingerprintedRequest, context: FingerprintContext): RequestFingerprint {
   const sections = context.sections && sectionSpans(context.sections, options.system)
   return {
     model: options.model,

@@ -1,3 +1,4 @@
+import { deepFreeze } from 'dsh-core'
 import { joinSections, sectionAt as rangeAt, sectionRanges, type RenderedSection } from 'dsh-system-prompt'
 import { shortHash } from './hash.ts'
 import type { SectionFingerprint } from './types.ts'
@@ -28,14 +29,23 @@ export class SectionIndex {
 
   constructor(private readonly capacity = 32) {}
 
+  /**
+   * Remembers the sections behind their text. Sections equal to the ones already held for that text keep
+   * the held (deep-frozen) array, so one prompt keeps one identity and its fingerprint is taken once.
+   */
   remember(sections: readonly RenderedSection[]): void {
     const system = joinSections(sections)
+    const held = this.entries.get(system)
     this.entries.delete(system)
-    this.entries.set(system, sections)
+    this.entries.set(system, held && sameSections(held, sections) ? held : deepFreeze(sections))
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
   }
 
   lookup(system: string): readonly RenderedSection[] | undefined {
     return this.entries.get(system)
   }
+}
+
+function sameSections(a: readonly RenderedSection[], b: readonly RenderedSection[]): boolean {
+  return a.length === b.length && a.every((section, index) => section.name === b[index]!.name && section.text === b[index]!.text)
 }

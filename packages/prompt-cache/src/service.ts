@@ -1,4 +1,4 @@
-import { quote, deepFreeze } from 'dsh-core'
+import { quote, deepFreeze, rawService } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
@@ -83,7 +83,7 @@ export class PromptCache extends Service {
     this.thresholds = thresholds
     this.notify = ctx.emit
     this.logger = ctx.logger('prompt-cache')
-    this.llm = ctx.llm
+    this.llm = rawService(ctx.llm)
     if (config.enabled === false) return
 
     // Outermost listener: it sees the assembly every other listener produced, and hands it on untouched.

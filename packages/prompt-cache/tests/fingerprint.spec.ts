@@ -24,6 +24,33 @@ describe('fingerprint', () => {
     expect(print).not.toHaveProperty('sections')
   })
 
+  it('is taken once per frozen header: any changed input of the same tool list gives a fresh fingerprint', () => {
+    const tools = deepFreeze([tool('read'), tool('write')])
+    const sections = deepFreeze(SECTIONS.map((section) => ({ ...section })))
+    const first = fingerprint(request({ tools }), { sections })
+    expect(fingerprint(request({ tools }), { sections })).toBe(first)
+    expect(Object.isFrozen(first)).toBe(true)
+    const variants = [
+      fingerprint(request({ tools, model: 'n' }), { sections }),
+      fingerprint(request({ tools, system: 'héllo\n\nthere' }), { sections }),
+      fingerprint(request({ tools, deferredTools: deepFreeze(['write']) }), { sections }),
+      fingerprint(request({ tools }), { sections: deepFreeze(SECTIONS.map((section) => ({ ...section }))) }),
+      fingerprint(request({ tools }), { sections, toolUpdateMode: 'in-history' }),
+    ]
+    for (const print of variants) expect(print).not.toBe(first)
+    expect(variants.map((print) => print.model)).toEqual(['n', 'm', 'm', 'm', 'm'])
+    expect(variants[1]!.systemHash).not.toBe(first.systemHash)
+    expect(variants[1]).not.toHaveProperty('sections')
+    expect(variants[2]!.deferredTools).toEqual(['write'])
+    expect(variants[4]!.toolUpdateMode).toBe('in-history')
+    // An unfrozen tool list may change in place, so it is never taken from memory.
+    const open = [tool('read')]
+    const before = fingerprint(request({ tools: open }))
+    open.push(tool('write'))
+    expect(fingerprint(request({ tools: open })).tools.map((entry) => entry.name)).toEqual(['read', 'write'])
+    expect(before.tools).toHaveLength(1)
+  })
+
   it('is the same for the same bytes and leaves a frozen request untouched', () => {
     const frozen = deepFreeze(request())
     expect(fingerprint(frozen)).toEqual(fingerprint(request()))
@@ -67,14 +94,14 @@ describe('fingerprint', () => {
 describe('renderSections', () => {
   it('renders each section as the prompt does: interpolated, empty ones dropped', () => {
     const sections: AssembledSection[] = [
-      { name: 'a', text: 'Model {{model}}.' }, { name: 'blank', text: '  ' }, { name: 'c', text: '{{raw}}', complete: true },
+      { name: 'a', text: 'Model {{model}}.' }, { name: 'blank', text: '  ' }, { name: 'c', text: '{{raw}}', interpolate: false as const },
     ]
     expect(renderSections({ sections, variables: { model: 'm' } })).toEqual([{ name: 'a', text: 'Model m.' }, { name: 'c', text: '{{raw}}' }])
   })
 
   it('joins back into exactly the rendered prompt, with spans that cut it at the sections', () => {
     const text = fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '\n', '{', '}', 'x') , maxLength: 12 })
-    fc.assert(fc.property(fc.array(fc.record({ text, complete: fc.constant(true) }), { maxLength: 6 }), (drafts) => {
+    fc.assert(fc.property(fc.array(fc.record({ text, interpolate: fc.constant(false as const) }), { maxLength: 6 }), (drafts) => {
       const sections = drafts.map((draft, index) => ({ name: `s${index}`, ...draft }))
       const assembly = { sections, variables: {} }
       const system = renderPrompt(assembly)

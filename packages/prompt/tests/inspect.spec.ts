@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { testServer } from 'dsh-tools-mcp/testing'
 import { inspectApp, renderInspection } from '../src/index.ts'
-import { recordSession, runBin, spineEntry, staticEntry, tempDir, writeApp } from './setup.ts'
+import { recordSession, runBin, spineEntry, staticEntry, tempDir, writeApp, writePlugin } from './setup.ts'
 
 /** Two tools-static entries whose delays register the tools in neither file nor name order. */
 const racing = [
@@ -32,31 +32,26 @@ describe('dsh-prompt inspect', () => {
     expect(stdout).toMatch(/settled: 3 delayed tools-static registration\(s\) awaited/)
   })
 
-  it('explains listed positions and the rest entry when toolOrder is set', async () => {
-    const dir = await tempDir()
-    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder: ['zeta', TOOL_ORDER_REST, 'alpha'] }), ...racing])
-    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
-    expect(code).toBe(0)
-    expect(toolLines(stdout)).toEqual([
+  it.each([
+    ['explains listed positions and the rest entry when toolOrder is set', ['zeta', TOOL_ORDER_REST, 'alpha'], [
       ['1. zeta', 'tools-static [late]', 'listed position 1'],
       ['2. beta', 'tools-static [late]', 'rest entry (code-unit order) at listed position 2'],
       ['3. mid', 'tools-static [early]', 'rest entry (code-unit order) at listed position 2'],
       ['4. alpha', 'tools-static [early]', 'listed position 3'],
-    ])
-    expect(stdout).toContain(`toolOrder: zeta, ${TOOL_ORDER_REST}, alpha`)
-  })
-
-  it('explains a prefix group by its entry and position, through the app config chain', async () => {
-    const dir = await tempDir()
-    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder: ['m*', TOOL_ORDER_REST, 'z*', 'alpha'] }), ...racing])
-    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
-    expect(code).toBe(0)
-    expect(toolLines(stdout)).toEqual([
+    ]],
+    ['explains a prefix group by its entry and position, through the app config chain', ['m*', TOOL_ORDER_REST, 'z*', 'alpha'], [
       ['1. mid', 'tools-static [early]', 'group `m*`, position 1'],
       ['2. beta', 'tools-static [late]', 'rest entry (code-unit order) at listed position 2'],
       ['3. zeta', 'tools-static [late]', 'group `z*`, position 3'],
       ['4. alpha', 'tools-static [early]', 'listed position 4'],
-    ])
+    ]],
+  ])('%s', async (_, toolOrder, expected) => {
+    const dir = await tempDir()
+    await writeApp(dir, 'app.yml', [spineEntry({ toolOrder }), ...racing])
+    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
+    expect(code).toBe(0)
+    expect(toolLines(stdout)).toEqual(expected)
+    expect(stdout).toContain(`toolOrder: ${toolOrder.join(', ')}`)
   })
 
   it('prints each section under a header with its name and order, rendered with the loop context', async () => {
@@ -75,10 +70,7 @@ describe('dsh-prompt inspect', () => {
 
   it('names the reasons a system-prompt/assemble listener creates: moved, added, removed, added section', async () => {
     const dir = await tempDir()
-    await writeFile(join(dir, 'listener.mjs'), `
-export const name = 'reorderer'
-export const inject = ['systemPrompt']
-export function apply(ctx) {
+    await writePlugin(dir, 'listener.mjs', 'reorderer', ['systemPrompt'], `
   ctx.systemPrompt.section({ name: 'repo:rules', order: 10, text: 'Rules.' })
   ctx.on('system-prompt/assemble', async (assembly, context, next) => {
     const result = await next()
@@ -87,7 +79,6 @@ export function apply(ctx) {
     tools.push({ name: 'extra', description: 'Added late.', parameters: { type: 'object', properties: {} } })
     return { ...result, tools, sections: [...result.sections, { name: 'late:note', text: 'Late note.' }] }
   })
-}
 `)
     await writeApp(dir, 'app.yml', [
       spineEntry(),
@@ -183,12 +174,8 @@ export function apply(ctx) {
     const pkg = join(dir, 'node_modules', 'dsh-folder-only-tools')
     await mkdir(pkg, { recursive: true })
     await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'dsh-folder-only-tools', type: 'module', exports: './index.mjs' }))
-    await writeFile(join(pkg, 'index.mjs'), `
-export const name = 'folder-tools'
-export const inject = ['tools']
-export function apply(ctx) {
+    await writePlugin(pkg, 'index.mjs', 'folder-tools', ['tools'], `
   ctx.tools.register({ name: 'local', description: 'Found next to the app file.', parameters: { type: 'object', properties: {} }, execute: () => 'ok' })
-}
 `)
     await writeApp(dir, 'app.yml', [spineEntry(), { id: 'mine', name: 'dsh-folder-only-tools' }])
     const { code, stdout, stderr } = await runBin(['inspect', 'app.yml'], dir)
@@ -210,13 +197,9 @@ export function apply(ctx) {
 
   it('waits --settle ms of quiet for registrations it cannot predict', async () => {
     const dir = await tempDir()
-    await writeFile(join(dir, 'late.mjs'), `
-export const name = 'late-tools'
-export const inject = ['tools']
-export function apply(ctx) {
+    await writePlugin(dir, 'late.mjs', 'late-tools', ['tools'], `
   const timer = setTimeout(() => ctx.tools.register({ name: 'late', description: 'Late.', parameters: { type: 'object', properties: {} }, execute: () => '' }), 60)
   ctx.effect(() => () => clearTimeout(timer))
-}
 `)
     await writeApp(dir, 'app.yml', [spineEntry(), { id: 'late', name: './late.mjs' }])
     const { code, stdout } = await runBin(['inspect', 'app.yml', '--settle', '400', '--json'], dir)

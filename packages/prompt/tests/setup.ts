@@ -53,6 +53,12 @@ export async function writeApp(dir: string, fileName: string, entries: object[])
   return fileName
 }
 
+/** Writes the plugin module `file` into `dir`: named `name`, injecting `inject`, `apply(ctx)` running `body`. */
+export async function writePlugin(dir: string, file: string, name: string, inject: string[], body: string): Promise<void> {
+  const source = [`export const name = ${JSON.stringify(name)}`, `export const inject = ${JSON.stringify(inject)}`, `export function apply(ctx) {${body}}`]
+  await writeFile(join(dir, file), `${source.join('\n')}\n`)
+}
+
 /**
  * Records a real session in-process: the spine and tools-static plugins in a Context, one agent, and
  * one turn per prompt. `between[i]` runs before prompt i (e.g. to register another tool).

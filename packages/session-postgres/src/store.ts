@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { type Context, type Logger, Service } from 'cordis'
-import { Session, SessionError, type SessionStoreApi } from 'dsh-session'
+import { Session, SessionError, SessionStoreBase } from 'dsh-session'
 import { type PgStoreConfig, PgStoreConfigSchema } from './config.ts'
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
@@ -10,33 +9,32 @@ import { ident, migrate } from './schema.ts'
 import { type PgTarget, resolveTarget } from './target.ts'
 import { SessionWriter, type WriterPlace } from './writer.ts'
 
-const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
-
 /**
  * The session store on PostgreSQL, under the same ctx key (`sessions`) and API as the JSONL store.
  * Each open session holds a dedicated connection with the session's advisory lock: one writer per
  * session across every process on the database.
  */
-export class PgSessionStore extends Service implements SessionStoreApi {
+export class PgSessionStore extends SessionStoreBase {
   static Config = PgStoreConfigSchema
 
   /** The database, named without its password. */
   readonly target: PgTarget
   readonly schema: string
+  /** The database without its password, and the schema. */
+  readonly location: string
   /** Every write batch is one committed transaction, so each event is durable once its batch commits. */
   readonly durability = 'event' as const
   private readonly pool: pg.Pool
   private readonly place: WriterPlace
-  private readonly sessions = new Map<string, Session>()
   private readonly writers = new Map<string, SessionWriter>()
-  private readonly pending = new Map<string, Promise<Session>>()
   private readonly logger: Logger
 
   constructor(ctx: Context, config: PgStoreConfig) {
-    super(ctx, 'sessions')
+    super(ctx)
     this.logger = ctx.logger('session-postgres')
     this.target = resolveTarget(config)
     this.schema = config.schema
+    this.location = `PostgreSQL at ${this.target.safe}, schema "${this.schema}"`
     this.place = {
       target: this.target,
       schema: this.schema,
@@ -67,56 +65,20 @@ export class PgSessionStore extends Service implements SessionStoreApi {
     }
   }
 
-  async create(id: string = randomUUID()): Promise<Session> {
-    checkId(id)
-    if (this.sessions.has(id) || this.pending.has(id)) {
-      throw new SessionError('EXISTS', `session "${id}" already exists; use open() or openOrCreate()`)
-    }
-    return this.track(id, () => this.createNew(id))
-  }
-
-  async open(id: string): Promise<Session> {
-    checkId(id)
-    const known = this.sessions.get(id) ?? this.pending.get(id)
-    if (known) return known
-    return this.track(id, () => this.load(id))
-  }
-
-  async openOrCreate(id: string): Promise<Session> {
-    checkId(id)
-    const known = this.sessions.get(id) ?? this.pending.get(id)
-    if (known) return known
-    return this.track(id, () => this.acquire(id, 'either'))
-  }
-
-  get(id: string): Session | undefined {
-    return this.sessions.get(id)
-  }
-
-  async list(): Promise<string[]> {
-    const ids = new Set(this.sessions.keys())
+  protected async storedIds(): Promise<string[]> {
     try {
       const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${ident(this.schema)}.sessions`)
-      for (const row of rows) ids.add(row.id)
+      return rows.map(row => row.id)
     } catch (error) {
       throw pgFailure(error, this.target, 'listing sessions', 'READ_FAILED')
     }
-    return [...ids].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)
   }
 
-  /** Waits for the session's appends, then ends its connection, releasing its lock. */
-  async close(id: string): Promise<void> {
-    const session = this.sessions.get(id)
-    if (!session) return
-    this.sessions.delete(id)
+  // waits for the session's appends, then ends its connection, releasing its lock
+  protected async release(id: string): Promise<void> {
     const writer = this.writers.get(id)
     this.writers.delete(id)
     await writer?.release()
-  }
-
-  async flush(): Promise<void> {
-    await Promise.allSettled(this.pending.values())
-    await Promise.all([...this.sessions.values()].map(session => session.flushed()))
   }
 
   private async shutdown(): Promise<void> {
@@ -129,23 +91,17 @@ export class PgSessionStore extends Service implements SessionStoreApi {
     await this.pool.end().catch(() => {})
   }
 
-  private track(id: string, task: () => Promise<Session>): Promise<Session> {
-    const promise = task()
-      .then((session) => {
-        this.sessions.set(id, session)
-        return session
-      })
-      .finally(() => this.pending.delete(id))
-    this.pending.set(id, promise)
-    return promise
-  }
-
-  private createNew(id: string): Promise<Session> {
+  protected createNew(id: string): Promise<Session> {
     return this.acquire(id, 'create')
   }
 
-  private load(id: string): Promise<Session> {
+  protected load(id: string): Promise<Session> {
     return this.acquire(id, 'open')
+  }
+
+  // one lock for the look and the insert, so no other process can create the session in between
+  protected override loadOrCreate(id: string): Promise<Session> {
+    return this.acquire(id, 'either')
   }
 
   /**
@@ -171,13 +127,6 @@ export class PgSessionStore extends Service implements SessionStoreApi {
       if (error instanceof SessionError || error instanceof PgSessionError) throw error
       throw pgFailure(error, this.target, `opening session "${id}"`, 'WRITE_FAILED')
     }
-  }
-}
-
-function checkId(id: unknown): asserts id is string {
-  if (typeof id !== 'string' || !SESSION_ID.test(id)) {
-    const shown = typeof id === 'string' ? JSON.stringify(id) : String(id)
-    throw new SessionError('INVALID_ID', `invalid session id ${shown}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
   }
 }
 

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { EventSink } from 'dsh-session'
+import { WriteQueue } from 'dsh-session'
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
 import { lockKey } from './lock-key.ts'
@@ -15,20 +15,16 @@ export interface WriterPlace {
 
 /**
  * The one writer of one session: a dedicated connection holding the session's advisory lock (so the
- * lock dies with the connection) and an ordered queue of events. Lines queued while an INSERT is in
- * flight go out together in the next one; each INSERT is its own committed transaction.
+ * lock dies with the connection) and the ordered write queue of events. Lines queued while an INSERT is
+ * in flight go out together in the next one; each INSERT is its own committed transaction.
  */
-export class SessionWriter implements EventSink {
-  private readonly queue: string[] = []
-  private queued = 0
-  private persisted = 0
-  private draining: Promise<void> | undefined
-  private failure: PgSessionError | undefined
+export class SessionWriter extends WriteQueue {
   private closed = false
   /** Seq of the next event to insert; set by the loader once it has read the log. */
   nextSeq = 1
 
   private constructor(readonly sessionId: string, private readonly client: pg.Client, private readonly place: WriterPlace) {
+    super()
     // An idle connection that dies emits 'error'; without a listener the whole process would crash.
     client.on('error', (error) => this.fail(error, 'idle'))
   }
@@ -58,18 +54,14 @@ export class SessionWriter implements EventSink {
     return this.client
   }
 
-  write(line: string): void {
-    if (this.failure) throw this.failure
-    if (this.closed) throw new PgSessionError('WRITE_FAILED', `session "${this.sessionId}" was closed; open it again to append`)
-    this.queue.push(line.endsWith('\n') ? line.slice(0, -1) : line)
-    this.queued++
-    this.draining ??= this.drain()
+  override write(line: string): void {
+    if (this.closed && !this.failure) throw new PgSessionError('WRITE_FAILED', `session "${this.sessionId}" was closed; open it again to append`)
+    super.write(line.endsWith('\n') ? line.slice(0, -1) : line)
   }
 
+  /** Every INSERT commits, so a written line is a durable one. */
   async flushed(): Promise<void> {
-    const target = this.queued
-    while (this.persisted < target && !this.failure) await this.draining
-    if (this.failure) throw this.failure
+    await this.allWritten()
   }
 
   /** Waits for queued appends (best effort), then ends the connection, which releases the lock. */
@@ -83,31 +75,21 @@ export class SessionWriter implements EventSink {
     }
   }
 
-  private async drain(): Promise<void> {
-    const table = `${ident(this.place.schema)}.events`
-    try {
-      while (this.queue.length && !this.failure) {
-        const batch = this.queue.splice(0)
-        const seqs = batch.map((_, i) => this.nextSeq + i)
-        await this.client.query(
-          `INSERT INTO ${table} (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`,
-          [this.sessionId, seqs, batch],
-        )
-        this.nextSeq += batch.length
-        this.persisted += batch.length
-      }
-    } catch (error) {
-      this.fail(error, 'append')
-    } finally {
-      this.draining = undefined
-    }
+  protected async writeBatch(batch: string[]): Promise<void> {
+    const seqs = batch.map((_, i) => this.nextSeq + i)
+    await this.client.query(
+      `INSERT INTO ${ident(this.place.schema)}.events (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`,
+      [this.sessionId, seqs, batch],
+    )
+    this.nextSeq += batch.length
   }
 
-  private fail(error: unknown, when: 'idle' | 'append'): void {
+  protected fail(error: unknown, when: 'idle' | 'append' = 'append'): void {
     if (this.failure || this.closed) return
     const cause = pgFailure(error, this.place.target, when === 'idle' ? `holding session "${this.sessionId}"` : `appending to session "${this.sessionId}"`, 'WRITE_FAILED')
-    this.failure = new PgSessionError('WRITE_FAILED', `session store postgresql: cannot persist session "${this.sessionId}": `
+    const failure = new PgSessionError('WRITE_FAILED', `session store postgresql: cannot persist session "${this.sessionId}": `
       + `${cause.message}; the session refuses further appends (close and open it again once the database is back)`, { cause: error })
-    this.place.onFailure(this.failure)
+    this.failure = failure
+    this.place.onFailure(failure)
   }
 }

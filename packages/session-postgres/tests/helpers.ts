@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import { Context, type Message } from 'cordis'
 import pg from 'pg'
 import { afterEach, inject } from 'vitest'
 import { PgSessionStore, type PgStoreConfig } from '../src/index.ts'
+import { throwawaySchema } from '../src/testing/index.ts'
 
 const cleanups: (() => Promise<unknown>)[] = []
 
@@ -26,8 +26,8 @@ export async function sql(text: string, values: unknown[] = []): Promise<pg.Quer
 
 /** A schema name nobody used yet, dropped after the test. */
 export function freshSchema(keep = false): string {
-  const schema = `t_${randomBytes(6).toString('hex')}`
-  if (!keep) cleanups.push(() => sql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`))
+  const { schema, drop } = throwawaySchema(pgUrl())
+  if (!keep) cleanups.push(drop)
   return schema
 }
 

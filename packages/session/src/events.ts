@@ -51,6 +51,11 @@ export interface SessionEventMap {
    * between turns; `usage` is the compaction call's.
    */
   'context/compaction': { turn: number; step: number; reason: CompactionReason; summary: string; throughSeq: number; usage?: Usage }
+  /**
+   * The runtime context (date, working folder, git state…) changed: `text` reaches the model as a user-role
+   * message after the cached prefix and replaces any earlier snapshot; `sections` are its named parts.
+   */
+  'context/snapshot': { turn: number; step: number; text: string; sections: { name: string; text: string }[] }
 }
 
 /** Data accepted for an event type: the mapped shape for known types, any JSON object otherwise. */

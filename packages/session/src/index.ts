@@ -11,4 +11,6 @@ export type {
 export { DURABILITY_MODES } from './durability.ts'
 export type { Durability } from './durability.ts'
 export { readLines, MAX_LINE_BYTES } from './line-reader.ts'
+export { WriteQueue } from './write-queue.ts'
+export { SessionStoreBase, isSessionId } from './store-base.ts'
 export type { LogLine, ReadLinesOptions } from './line-reader.ts'

@@ -3,41 +3,30 @@ import { open, type FileHandle } from 'node:fs/promises'
 import type { Durability } from './durability.ts'
 import { type LogLine, type ReadLinesOptions, readLineBatches } from './line-reader.ts'
 import { SessionError } from './errors.ts'
-import { type EventSink, Session, restoreEvent } from './session.ts'
+import { Session, restoreEvent } from './session.ts'
+import { WriteQueue } from './write-queue.ts'
 
 /**
- * Appends lines to one JSONL file through a single ordered queue and one open file: lines appended in one
- * tick (or while the file is being opened or fsynced) go out together in one write, so writes never
- * interleave and order is append order. `durability` decides when the lines are also fsynced (see `Durability`).
+ * Appends lines to one JSONL file through the ordered write queue and one open file: one write per batch
+ * (the lines appended in one tick, or while an fsync was in flight). `durability` decides when the lines
+ * are also fsynced (see `Durability`).
  */
-export class JsonlWriter implements EventSink {
-  private readonly queue: string[] = []
-  private queued = 0
-  private persisted = 0
+export class JsonlWriter extends WriteQueue {
   private synced = 0
-  private draining: Promise<void> | undefined
   private syncing: Promise<void> | undefined
-  private failure: SessionError | undefined
   private file: Promise<FileHandle> | undefined
 
   constructor(
     readonly path: string,
     private readonly onFailure: (error: SessionError) => void = () => {},
     readonly durability: Durability = 'turn',
-  ) {}
-
-  write(line: string): void {
-    if (this.failure) throw this.failure
-    this.queue.push(line)
-    this.queued++
-    this.draining ??= this.drain()
+  ) {
+    super()
   }
 
   /** Resolves once every line written so far is written, and fsynced unless durability is `none`. */
   async flushed(): Promise<void> {
-    const target = this.queued
-    while (this.persisted < target && !this.failure) await this.draining
-    if (this.failure) throw this.failure
+    const target = await this.allWritten()
     while (this.durability !== 'none' && this.synced < target && !this.failure) {
       await (this.syncing ??= this.sync())
     }
@@ -52,33 +41,23 @@ export class JsonlWriter implements EventSink {
     if (file) await (await file).close().catch(() => {})
   }
 
-  private async drain(): Promise<void> {
-    try {
-      const file = await (this.file ??= open(this.path, 'a'))
-      while (this.queue.length) {
-        const batch = this.queue.splice(0)
-        // A plain write reaches the page cache in microseconds and never waits for the disk, so it is made
-        // in place, not through the thread pool; the fsync (the slow part) stays asynchronous.
-        writeFully(file.fd, batch.join(''))
-        // An open file outlives its name: writes to a deleted log would succeed and reach nothing anyone reads.
-        // (With `turn`, the check runs once per turn, at the fsync.)
-        if (this.durability !== 'turn') checkLinked(file)
-        this.persisted += batch.length
-        if (this.durability === 'event') {
-          await file.datasync()
-          this.synced = this.persisted
-        }
-      }
-    } catch (error) {
-      this.fail(error)
-    } finally {
-      this.draining = undefined
+  protected async writeBatch(batch: string[]): Promise<void> {
+    const file = await (this.file ??= open(this.path, 'a'))
+    // A plain write reaches the page cache in microseconds and never waits for the disk, so it is made in
+    // place, not through the thread pool; the fsync (the slow part) stays asynchronous.
+    writeFully(file.fd, batch.join(''))
+    // An open file outlives its name: writes to a deleted log would succeed and reach nothing anyone reads.
+    // (With `turn`, the check runs once per turn, at the fsync.)
+    if (this.durability !== 'turn') checkLinked(file)
+    if (this.durability === 'event') {
+      await file.datasync()
+      this.synced = this.writtenLines + batch.length
     }
   }
 
   private async sync(): Promise<void> {
     try {
-      const target = this.persisted
+      const target = this.writtenLines
       if (this.file) {
         const file = await this.file
         checkLinked(file)
@@ -92,11 +71,12 @@ export class JsonlWriter implements EventSink {
     }
   }
 
-  private fail(error: unknown) {
+  protected fail(error: unknown) {
     if (this.failure) return
-    this.failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${(error as Error).message}; `
+    const failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${(error as Error).message}; `
       + 'the session refuses further appends', { cause: error })
-    this.onFailure(this.failure)
+    this.failure = failure
+    this.onFailure(failure)
   }
 }
 

@@ -1,4 +1,4 @@
-import { deepFreeze, extendList, summaryMessage, type ChatMessage } from 'dsh-core'
+import { FrozenList, deepFreeze, extendList, summaryMessage, type ChatMessage } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 
 /** Incremental projection of the log into the model-facing history. */
@@ -8,7 +8,7 @@ export class MessagesFold {
   private list: ChatMessage[] = []
   /** Seq of the event behind each message of `list`. */
   private seqs: number[] = []
-  private published: readonly ChatMessage[] = deepFreeze([])
+  private published: FrozenList<ChatMessage> = FrozenList.of([])
   /** A compaction replaced part of `list`: the next list published is a new base, not an extension. */
   private rebuilt = false
 
@@ -39,15 +39,16 @@ export class MessagesFold {
   }
 
   /**
-   * A deep-frozen array; the same instance until a fed event changes the history. A list that only grew
-   * extends the last one published (`extendList`), so freezing it and every reader downstream walk only
-   * the new messages. After a compaction the list is published as a fresh base: it is not an extension of
-   * the previous one, and readers derive their results from it in full once.
+   * The history as a `FrozenList`; the same instance until a fed event changes the history. A list that
+   * only grew extends the last one published on their shared backing array (`extendList`), so publishing
+   * it, freezing it and every reader downstream cost only the new messages. After a compaction the list
+   * is published as a fresh base: it is not an extension of the previous one, and readers derive their
+   * results from it in full once.
    */
-  value(): readonly ChatMessage[] {
+  value(): FrozenList<ChatMessage> {
     if (this.rebuilt) {
       this.rebuilt = false
-      this.published = deepFreeze(this.list.slice())
+      this.published = FrozenList.of(this.list)
     } else if (this.list.length > this.published.length) {
       this.published = extendList(this.published, this.list.slice(this.published.length))
     }
@@ -60,6 +61,10 @@ function toMessage(event: SessionEvent): ChatMessage | undefined {
     case 'user/message': {
       const { text } = (event as SessionEvent<'user/message'>).data
       return { role: 'user', text }
+    }
+    case 'context/snapshot': {
+      const { text } = (event as SessionEvent<'context/snapshot'>).data
+      return { role: 'user', text, source: 'runtime-context' }
     }
     case 'assistant/message': {
       const { text, toolCalls } = (event as SessionEvent<'assistant/message'>).data

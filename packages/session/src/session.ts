@@ -1,4 +1,4 @@
-import { describeValue, type ChatMessage, type ToolHistorySnapshot, frozenJsonCopy } from 'dsh-core'
+import { describeValue, type ChatMessage, type FrozenList, type ToolHistorySnapshot, frozenJsonCopy } from 'dsh-core'
 import { SessionError } from './errors.ts'
 import { freezeParsed } from './freeze-parsed.ts'
 import type { EventData, SessionEvent } from './events.ts'
@@ -87,14 +87,26 @@ export class Session {
     return this.published
   }
 
+  /**
+   * The event with seq `seq` (1..lastSeq), undefined outside that range. Reading the log from its end
+   * this way costs what is read, where `events()` copies the whole list after each append.
+   */
+  event(seq: number): SessionEvent | undefined {
+    return Number.isInteger(seq) && seq >= 1 ? this.log[seq - 1] : undefined
+  }
+
   /** The last logged `request/header` event, if any. */
   requestHeader(): SessionEvent<'request/header'> | undefined {
     this.advance(this.header)
     return this.header.last
   }
 
-  /** The model-facing history (user, assistant, tool and tool-registry developer messages), frozen. */
-  messages(): readonly ChatMessage[] {
+  /**
+   * The model-facing history (user, assistant, tool and tool-registry developer messages) as a
+   * `FrozenList`: the same instance until the history changes, and a step's new list shares the previous
+   * one's backing array, so reading it after an append costs the appended messages only.
+   */
+  messages(): FrozenList<ChatMessage> {
     this.advance(this.history)
     return this.history.value()
   }

@@ -12,6 +12,11 @@ export interface SessionStoreApi {
    * the operating system only).
    */
   readonly durability: Durability
+  /**
+   * Where the sessions are kept, as a message to a person names it (a folder, a database without its
+   * password); front doors use it in listings and errors.
+   */
+  readonly location: string
   /** Starts a new, empty session; a random id when none is given. Fails with EXISTS for a taken id. */
   create(id?: string): Promise<Session>
   /** Loads a persisted session (or returns the one already open). Fails with NOT_FOUND when there is none. */

@@ -1,14 +1,14 @@
-import { compareCodeUnits, describeValue } from 'dsh-core'
-import { randomUUID } from 'node:crypto'
+import { describeValue } from 'dsh-core'
 import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { Context, Logger, Service } from 'cordis'
+import type { Context, Logger } from 'cordis'
 import Schema from 'schemastery'
 import { SessionError } from './errors.ts'
 import { DURABILITY_MODES, type Durability } from './durability.ts'
 import { JsonlWriter, createLogFile, loadSession } from './jsonl-store.ts'
 import { Session } from './session.ts'
 import type { SessionStoreApi } from './store-api.ts'
+import { SessionStoreBase, isSessionId } from './store-base.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -23,11 +23,10 @@ export interface SessionStoreConfig {
   durability?: Durability
 }
 
-const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
 const LOG_SUFFIX = '.jsonl'
 
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
-export class SessionStore extends Service implements SessionStoreApi {
+export class SessionStore extends SessionStoreBase {
   static Config: Schema<SessionStoreConfig> = Schema.object({
     persistenceRoot: Schema.string().min(1).default('./.sessions')
       .description('Directory of the session logs; a relative path is resolved against the working directory at startup.'),
@@ -42,16 +41,17 @@ export class SessionStore extends Service implements SessionStoreApi {
   private readonly persist: boolean
   /** When appends are fsynced. */
   readonly durability: Durability
+  /** The folder of the logs, or that they stay in memory. */
+  readonly location: string
   private readonly writers = new Map<string, JsonlWriter>()
-  private readonly sessions = new Map<string, Session>()
-  private readonly pending = new Map<string, Promise<Session>>()
   private readonly logger: Logger
 
   constructor(ctx: Context, config: SessionStoreConfig) {
-    super(ctx, 'sessions')
+    super(ctx)
     this.root = resolve(process.cwd(), config.persistenceRoot)
     this.persist = config.persist
     this.durability = config.durability ?? 'turn'
+    this.location = this.persist ? this.root : 'memory (persist: false)'
     if (!DURABILITY_MODES.includes(this.durability)) {
       throw new SessionError('INVALID_CONFIG', `durability ${describeValue(this.durability)} is not one of ${DURABILITY_MODES.join(', ')}`)
     }
@@ -59,67 +59,17 @@ export class SessionStore extends Service implements SessionStoreApi {
     ctx.effect(() => () => this.closeAll(), 'sessions: flush and close on dispose')
   }
 
-  /** Starts a new, empty session; a random id when none is given. Fails with EXISTS for a taken id. */
-  async create(id: string = randomUUID()): Promise<Session> {
-    checkId(id)
-    if (this.sessions.has(id) || this.pending.has(id)) {
-      throw new SessionError('EXISTS', `session "${id}" already exists; use open() or openOrCreate()`)
-    }
-    return this.track(id, () => this.createNew(id))
-  }
-
-  /** Loads a persisted session (or returns the one already open). Fails with NOT_FOUND when there is none. */
-  async open(id: string): Promise<Session> {
-    checkId(id)
-    const known = this.sessions.get(id) ?? this.pending.get(id)
-    if (known) return known
-    if (!this.persist) throw new SessionError('NOT_FOUND', `session "${id}" is not open and persistence is off`)
-    return this.track(id, () => this.load(id))
-  }
-
-  /** Opens the session if it exists, otherwise creates it. */
-  async openOrCreate(id: string): Promise<Session> {
-    checkId(id)
-    const known = this.sessions.get(id) ?? this.pending.get(id)
-    if (known) return known
-    return this.track(id, async () => {
-      if (!this.persist) return this.createNew(id)
-      try {
-        return await this.load(id)
-      } catch (error) {
-        if (!(error instanceof SessionError) || error.code !== 'NOT_FOUND') throw error
-        return this.createNew(id)
-      }
+  protected async storedIds(): Promise<string[]> {
+    if (!this.persist) return []
+    const names = await fs.readdir(this.root).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [] as string[]
+      throw error
     })
+    return names.filter((name) => name.endsWith(LOG_SUFFIX)).map((name) => name.slice(0, -LOG_SUFFIX.length)).filter(isSessionId)
   }
 
-  /** The open session with this id, if any. */
-  get(id: string): Session | undefined {
-    return this.sessions.get(id)
-  }
-
-  /** Ids of open and persisted sessions, in code-unit order. */
-  async list(): Promise<string[]> {
-    const ids = new Set(this.sessions.keys())
-    if (this.persist) {
-      const names = await fs.readdir(this.root).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return [] as string[]
-        throw error
-      })
-      for (const name of names) {
-        const id = name.slice(0, -LOG_SUFFIX.length)
-        if (name.endsWith(LOG_SUFFIX) && SESSION_ID.test(id)) ids.add(id)
-      }
-    }
-    // Code-unit order, so the listing does not depend on the locale.
-    return [...ids].sort(compareCodeUnits)
-  }
-
-  /** Flushes a session and forgets it; a later open() reloads it from disk. */
-  async close(id: string): Promise<void> {
-    const session = this.sessions.get(id)
-    if (!session) return
-    this.sessions.delete(id)
+  // flushes the session and closes its file; a later open() reloads it from disk
+  protected async release(id: string, session: Session): Promise<void> {
     const writer = this.writers.get(id)
     this.writers.delete(id)
     try {
@@ -129,12 +79,6 @@ export class SessionStore extends Service implements SessionStoreApi {
     }
   }
 
-  /** Resolves when every append queued so far, in every session, is on disk. */
-  async flush(): Promise<void> {
-    await Promise.allSettled(this.pending.values())
-    await Promise.all([...this.sessions.values()].map(session => session.flushed()))
-  }
-
   private async closeAll(): Promise<void> {
     await this.flush().catch(() => {})
     const writers = [...this.writers.values()]
@@ -142,18 +86,7 @@ export class SessionStore extends Service implements SessionStoreApi {
     await Promise.all(writers.map((writer) => writer.close()))
   }
 
-  private track(id: string, task: () => Promise<Session>): Promise<Session> {
-    const promise = task()
-      .then((session) => {
-        this.sessions.set(id, session)
-        return session
-      })
-      .finally(() => this.pending.delete(id))
-    this.pending.set(id, promise)
-    return promise
-  }
-
-  private async createNew(id: string): Promise<Session> {
+  protected async createNew(id: string): Promise<Session> {
     if (!this.persist) return new Session(id)
     const path = this.pathOf(id)
     await fs.mkdir(this.root, { recursive: true })
@@ -161,7 +94,8 @@ export class SessionStore extends Service implements SessionStoreApi {
     return new Session(id, { sink: this.writer(id, path) })
   }
 
-  private load(id: string): Promise<Session> {
+  protected async load(id: string): Promise<Session> {
+    if (!this.persist) throw new SessionError('NOT_FOUND', `session "${id}" is not open and persistence is off`)
     const path = this.pathOf(id)
     return loadSession(id, path, { warn: message => this.logger.warn(message), writer: this.writer(id, path) })
   }
@@ -174,12 +108,6 @@ export class SessionStore extends Service implements SessionStoreApi {
 
   private pathOf(id: string): string {
     return join(this.root, id + LOG_SUFFIX)
-  }
-}
-
-function checkId(id: unknown): asserts id is string {
-  if (typeof id !== 'string' || !SESSION_ID.test(id)) {
-    throw new SessionError('INVALID_ID', `invalid session id ${describeValue(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
   }
 }
 

@@ -119,6 +119,11 @@ const CORE: Record<string, Record<string, Field>> = {
     throughSeq: { check: seqRef },
     usage: { check: usage, optional: true },
   },
+  'context/snapshot': {
+    turn, step,
+    text: { check: nonBlank },
+    sections: { check: listOf(nested({ name: { check: name }, text: { check: str } }, 'a context section { name, text }'), 'context sections') },
+  },
 }
 
 /** Event types whose data this package validates field by field. */

@@ -15,7 +15,7 @@ describe('context/compaction', () => {
     session.append('user/message', { turn: 2, text: 'after the cut' })
     session.append('context/compaction', compaction(cut))
     session.append('user/message', { turn: 3, text: 'later' })
-    expect(session.messages()).toEqual([
+    expect(session.messages().toArray()).toEqual([
       { role: 'user', text: `${SUMMARY_PREFIX}the user asked twice; read returned contents` },
       { role: 'user', text: 'after the cut' },
       { role: 'user', text: 'later' },
@@ -31,7 +31,7 @@ describe('context/compaction', () => {
     chatTurn(session, 2)
     const history = session.toolHistory()
     session.append('context/compaction', compaction(session.lastSeq))
-    expect(session.messages().map((message) => message.role)).toEqual(['developer', 'user'])
+    expect([...session.messages()].map((message) => message.role)).toEqual(['developer', 'user'])
     expect(session.toolHistory()).toEqual(history)
   })
 
@@ -41,7 +41,7 @@ describe('context/compaction', () => {
     session.append('context/compaction', compaction(session.lastSeq, 'first'))
     chatTurn(session, 2)
     session.append('context/compaction', compaction(session.lastSeq, 'second'))
-    expect(session.messages()).toEqual([{ role: 'user', text: `${SUMMARY_PREFIX}second` }])
+    expect(session.messages().toArray()).toEqual([{ role: 'user', text: `${SUMMARY_PREFIX}second` }])
   })
 
   it.each([
@@ -74,9 +74,9 @@ describe('context/compaction', () => {
       ...compaction(session.lastSeq), usage: { inputTokens: 40, outputTokens: 9, cacheReadTokens: 32, cacheWriteTokens: 0 },
     })
     chatTurn(session, 2)
-    const before = session.messages()
+    const before = session.messages().toArray()
     await sessions.close('compacted')
     const reloaded = await sessions.open('compacted')
-    expect(reloaded.messages()).toEqual(before)
+    expect(reloaded.messages().toArray()).toEqual(before)
   })
 })

@@ -27,7 +27,7 @@ describe('messages()', () => {
     registryUpdate(session, h2, ['grep'], [])
     session.append('example/observed', { reason: 'tools' })
     expect(h).toBe(1)
-    expect(session.messages()).toEqual([
+    expect(session.messages().toArray()).toEqual([
       { role: 'user', text: 'question 1' },
       { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'read', arguments: { path: 'a' } }] },
       { role: 'tool', id: 'c1', name: 'read', output: 'contents', isError: false },
@@ -36,13 +36,13 @@ describe('messages()', () => {
     ])
   })
 
-  it('returns the same frozen array until a message is appended', () => {
+  it('returns the same frozen list until a message is appended', () => {
     const session = new Session('s')
     chatTurn(session, 1)
     const first = session.messages()
     expect(Object.isFrozen(first)).toBe(true)
-    expect(Object.isFrozen(first[1])).toBe(true)
-    expect(() => { (first as unknown[]).push({}) }).toThrow(TypeError)
+    expect(Object.isFrozen(first.at(1))).toBe(true)
+    expect(() => { (first as unknown as { length: number }).length = 0 }).toThrow(TypeError)
     expect(session.messages()).toBe(first)
     session.append('turn/start', { turn: 2 })
     session.append('step/end', { turn: 2, step: 1 })
@@ -52,7 +52,8 @@ describe('messages()', () => {
     expect(second).not.toBe(first)
     expect(first).toHaveLength(4)
     expect(second).toHaveLength(5)
-    expect(second[0]).toBe(first[0])
+    expect(second.at(0)).toBe(first.at(0))
+    expect(first.toArray()).toEqual(second.toArray().slice(0, 4))
   })
 })
 

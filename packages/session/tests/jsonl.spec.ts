@@ -87,7 +87,7 @@ describe('JSONL persistence', () => {
     const { sessions, path, logs, root } = await logWith(torn)
     const session = await sessions.open('s')
     expect(session.lastSeq).toBe(2)
-    expect(session.messages()).toEqual([{ role: 'user', text: '日本語' }])
+    expect(session.messages().toArray()).toEqual([{ role: 'user', text: '日本語' }])
     const warning = logs.find(message => message.type === 'warn')
     expect(warning?.name).toBe('session')
     expect(String(warning?.args[0])).toContain(`${path}, line 3`)

@@ -197,7 +197,7 @@ describe('toolHistory() incremental reads', () => {
       const whole = new Session('whole')
       play(whole, steps, () => {})
       expect(view(incremental.toolHistory(), incremental.lastSeq)).toEqual(view(whole.toolHistory(), whole.lastSeq))
-      expect(incremental.messages()).toEqual(whole.messages())
+      expect(incremental.messages().toArray()).toEqual(whole.messages().toArray())
     }))
   })
 })

@@ -3,12 +3,9 @@ import { SystemPromptError } from './errors.ts'
 import { snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 import { DuplicateName, mergeSorted } from './merge.ts'
 import { TOOL_ORDER_REST } from './tool-order.ts'
-import type { AssembleContext, ToolProvider, ToolProviderResult } from './types.ts'
+import type { ProviderEntry } from './layers.ts'
+import type { AssembleContext, ToolProviderResult } from './types.ts'
 
-export interface ProviderEntry {
-  owner: string
-  provide: ToolProvider
-}
 
 /** One provider's answer, snapshotted, checked and sorted once per distinct `schemas` array. */
 class Prepared {
@@ -163,7 +160,11 @@ export class ToolCollector {
       knows: (name) => knownParts().some((set) => set.has(name)),
       knownNames: () => [...new Set(knownParts().flatMap((set) => [...set]))].sort(compareCodeUnits),
       eachKnown: function* () { for (const set of knownParts()) yield* set },
-      owners: () => new Map(parts.flatMap((part) => part.prepared.sorted.map((tool) => [tool.name, part.entry.owner] as [string, string]))),
+      // in tool order: the order providers registered in is observable nowhere
+      owners: () => {
+        const ownerOf = (name: string) => parts.find((part) => part.prepared.names.has(name))!.entry.owner
+        return new Map(tools.map((tool) => [tool.name, ownerOf(tool.name)]))
+      },
     }
     this.last = { keys, collection }
     return collection

@@ -16,6 +16,12 @@ export type SystemPromptErrorCode =
   | 'UNKNOWN_VARIABLE'
   | 'MISSING_VARIABLE'
   | 'MALFORMED_PLACEHOLDER'
+  | 'DUPLICATE_CONTEXT'
+  | 'INVALID_CONTEXT'
+  | 'MULTIPLE_COMPLETE_SECTIONS'
+  | 'INVALID_SCOPE'
+  | 'INVALID_LISTENER'
+  | 'INVALID_CONFIG'
 
 /** The one error class of dsh-system-prompt. */
 export class SystemPromptError extends CodedError<SystemPromptErrorCode> {

@@ -1,17 +1,19 @@
 export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_TEXT } from './service.ts'
-export type { SystemPromptConfig, SystemPromptChange, PromptInspection } from './service.ts'
+export type { SystemPromptConfig, SystemPromptConfig as Config, PromptInspection, ScopedPrompt } from './service.ts'
+export type { SystemPromptChange } from './register.ts'
+export type { AssembleListener } from './layers.ts'
 export { TOOL_ORDER_GROUP, TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, isToolGroup, type ToolPlacement } from './tool-order.ts'
 export { interpolate } from './interpolate.ts'
 export {
-  SECTION_SEPARATOR, joinSections, renderPrompt, renderSection, renderSections, sectionAt, sectionRanges,
-  type RenderedSection, type SectionRange,
+  CONTEXT_SNAPSHOT_HEADING, SECTION_SEPARATOR, joinContextSections, joinSections, renderContextSections, renderContextSnapshot,
+  renderPrompt, renderSection, renderSections, sectionAt, sectionRanges, type RenderedSection, type SectionRange,
 } from './render.ts'
 export { sha256 } from './fingerprint.ts'
 export { SCHEMA_KEY_ORDERS, snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 export { SystemPromptError } from './errors.ts'
 export type { SystemPromptErrorCode } from './errors.ts'
 export type {
-  AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, SectionText, ToolProvider, ToolProviderResult,
-  VariableProvider,
+  AssembleContext, AssembledContext, AssembledSection, ContextDefinition, ContextSnapshotSection, PromptAssembly, PromptContext,
+  PromptSection, ScopeKey, SectionDefinition, SectionText, ToolProvider, ToolProviderResult, VariableProvider,
 } from './types.ts'
 export { SystemPrompt as default } from './service.ts'

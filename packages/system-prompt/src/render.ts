@@ -1,6 +1,6 @@
 import { quote } from 'dsh-core'
 import { interpolate } from './interpolate.ts'
-import type { AssembledSection, PromptAssembly } from './types.ts'
+import type { AssembledSection, ContextSnapshotSection, PromptAssembly } from './types.ts'
 
 /** What the rendered system prompt puts between two sections. */
 export const SECTION_SEPARATOR = '\n\n'
@@ -19,9 +19,9 @@ export interface SectionRange {
   end: number
 }
 
-/** One section's text in the prompt: interpolated unless complete; '' when it renders blank (and is dropped). */
+/** One section's text in the prompt: interpolated unless `interpolate: false`; '' when it renders blank (and is dropped). */
 export function renderSection(section: AssembledSection, variables: PromptAssembly['variables']): string {
-  const text = section.complete ? section.text : interpolate(section.text, variables, `section ${quote(section.name)}`)
+  const text = section.interpolate === false ? section.text : interpolate(section.text, variables, `section ${quote(section.name)}`)
   return text.trim() === '' ? '' : text
 }
 
@@ -79,4 +79,28 @@ export function sectionAt<R extends Pick<SectionRange, 'start' | 'end'>>(
     found = range
   }
   return found
+}
+
+/** The opening line of a runtime-context snapshot: a later snapshot replaces every earlier one. */
+export const CONTEXT_SNAPSHOT_HEADING = 'Runtime context as of this message (it replaces any earlier runtime context):'
+
+/** Each runtime context interpolated, in order; blank ones are dropped. */
+export function renderContextSections(assembly: Pick<PromptAssembly, 'contexts' | 'variables'>): ContextSnapshotSection[] {
+  const rendered: ContextSnapshotSection[] = []
+  for (const context of assembly.contexts ?? []) {
+    const text = interpolate(context.text, assembly.variables, `context ${quote(context.name)}`)
+    if (text.trim() !== '') rendered.push({ name: context.name, text })
+  }
+  return rendered
+}
+
+/** The snapshot text that rendered contexts make: the heading, then their texts joined by blank lines; '' when none. */
+export function joinContextSections(sections: readonly ContextSnapshotSection[]): string {
+  if (!sections.length) return ''
+  return [CONTEXT_SNAPSHOT_HEADING, ...sections.map((section) => section.text)].join(SECTION_SEPARATOR)
+}
+
+/** The runtime-context snapshot of an assembly ('' when it has none): what the loop sends as a user message. */
+export function renderContextSnapshot(assembly: Pick<PromptAssembly, 'contexts' | 'variables'>): string {
+  return joinContextSections(renderContextSections(assembly))
 }

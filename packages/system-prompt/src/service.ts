@@ -1,12 +1,16 @@
-import { rawService, compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
+import { rawService, type ToolSchema, quote } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { SystemPromptError } from './errors.ts'
-import { VARIABLE_NAME } from './interpolate.ts'
-import { ToolCollector, type Collection, type ProviderEntry } from './collect.ts'
+import { ToolCollector } from './collect.ts'
+import { collectContexts, collectSections, collectVariables } from './assembly.ts'
+import { PromptLayers, type AssembleListener, type ProviderEntry } from './layers.ts'
+import { Registrar, type SystemPromptChange } from './register.ts'
 import { SCHEMA_KEY_ORDERS, snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 import { TOOL_ORDER_REST, ToolOrderPolicy } from './tool-order.ts'
-import type { AssembleContext, AssembledSection, PromptAssembly, SectionDefinition, ToolProvider, VariableProvider } from './types.ts'
+import type {
+  AssembleContext, ContextDefinition, PromptAssembly, ScopeKey, SectionDefinition, ToolProvider, VariableProvider,
+} from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -15,7 +19,7 @@ declare module 'cordis' {
   interface Events {
     /** Waterfall over the canonical assembly; a listener may edit it or return another one. */
     'system-prompt/assemble'(assembly: PromptAssembly, context: AssembleContext, next: () => Promise<PromptAssembly>): Promise<PromptAssembly>
-    /** Emitted (sync) when a section, variable or tool provider is added or removed. */
+    /** Emitted (sync) when a registration is added or removed; a listener that throws refuses the addition. */
     'system-prompt/change'(change: SystemPromptChange): void
   }
 }
@@ -25,7 +29,7 @@ export interface PromptInspection {
   assembly: PromptAssembly
   /** Tools in canonical order, before `system-prompt/assemble` listeners ran. */
   canonical: ToolSchema[]
-  /** Tool name → the plugin that contributed it. */
+  /** Tool name → the plugin that contributed it, in canonical tool order. */
   owners: Map<string, string>
   /** Registered section name → its order (sections added by listeners have none). */
   sectionOrders: Map<string, number>
@@ -33,10 +37,16 @@ export interface PromptInspection {
   schemaKeyOrder: SchemaKeyOrder
 }
 
-export interface SystemPromptChange {
-  kind: 'section' | 'variable' | 'tools'
-  action: 'add' | 'remove'
-  name: string
+/** Registrations bound to one scope (a session or an agent); see `SystemPrompt.scope()`. */
+export interface ScopedPrompt {
+  readonly scope: ScopeKey
+  section(definition: SectionDefinition): () => void
+  context(definition: ContextDefinition): () => void
+  variable(name: string, provide: VariableProvider): () => void
+  tools(provide: ToolProvider): () => void
+  suppressRuntimeContext(): () => void
+  /** A `system-prompt/assemble` listener for this scope's assemblies only; it runs inside the global ones. */
+  onAssemble(listener: AssembleListener): () => void
 }
 
 export const PERSONA_SECTION = 'deployment:persona'
@@ -52,27 +62,30 @@ export interface SystemPromptConfig {
   /** Default `canonical`. */
   schemaKeyOrder?: SchemaKeyOrder
   includeHarnessIdentity: boolean
+  /** Default `true`: runtime contexts take part in assemblies. */
+  includeRuntimeContext?: boolean
 }
 
-/** Owns section order, prompt variables and the canonical model-facing tool order. */
+/** Owns section order, runtime context, prompt variables and the canonical model-facing tool order. */
 export class SystemPrompt extends Service {
   static Config: Schema<SystemPromptConfig> = Schema.object({
-    persona: Schema.string().default('').description('Deployment persona, rendered as the section deployment:persona at order 0; empty drops it.'),
+    persona: Schema.string().default('').description('Deployment persona, the section deployment:persona at order 0; empty renders nothing.'),
     toolOrder: Schema.union([Schema.array(Schema.string()), Schema.const(undefined)])
       .description(`Explicit model-facing tool order: tool names and prefix groups ending in "*" (e.g. "mcp__github__*"). Must contain "${TOOL_ORDER_REST}" once; omitted means code-unit lexicographic order.`),
     schemaKeyOrder: Schema.union(SCHEMA_KEY_ORDERS.map((order) => Schema.const(order))).default('canonical')
       .description('Object keys of tool parameter schemas: canonical (code-unit order at every depth, stable bytes) or registered (the provider\'s order).'),
     includeHarnessIdentity: Schema.boolean().default(true).description('Prepend a short fixed identity section at order -100.'),
+    includeRuntimeContext: Schema.boolean().default(true).description('Runtime contexts (date, working folder, git state) take part in assemblies; false drops them all.'),
   })
 
-  private readonly sections = new Map<string, SectionDefinition>()
-  private readonly variables = new Map<string, VariableProvider>()
-  private readonly providers = new Set<ProviderEntry>()
+  private readonly layers = new PromptLayers()
+  private readonly registrar: Registrar
   private readonly policy: ToolOrderPolicy | undefined
   private readonly collector: ToolCollector
   private readonly keyOrder: SchemaKeyOrder
+  private readonly runtimeContext: boolean
   /** The policy's arrangement of the last collection; collections are reused while providers are unchanged. */
-  private arranged: { collection: Collection; tools: readonly ToolSchema[] } | undefined
+  private arranged: { collection: object; tools: readonly ToolSchema[] } | undefined
   // Resolved once from the service's own context: each property read through a Cordis context builds proxies.
   private readonly fire: Context['waterfall']
   private readonly notify: Context['emit']
@@ -81,19 +94,25 @@ export class SystemPrompt extends Service {
     super(ctx, 'systemPrompt')
     this.fire = ctx.waterfall
     this.notify = ctx.emit
+    this.registrar = new Registrar(this.layers, (change) => this.notify('system-prompt/change', change))
     this.policy = config.toolOrder === undefined ? undefined : new ToolOrderPolicy(config.toolOrder)
     const keyOrder = config.schemaKeyOrder ?? 'canonical'
     if (!SCHEMA_KEY_ORDERS.includes(keyOrder)) {
       throw new SystemPromptError('INVALID_SCHEMA_KEY_ORDER', `schemaKeyOrder must be one of ${SCHEMA_KEY_ORDERS.map(quote).join(', ')}, got ${quote(keyOrder)}`)
     }
+    const runtimeContext = config.includeRuntimeContext ?? true
+    if (typeof runtimeContext !== 'boolean') {
+      throw new SystemPromptError('INVALID_CONFIG', `includeRuntimeContext must be true or false, got ${quote(runtimeContext)}`)
+    }
+    this.runtimeContext = runtimeContext
     this.keyOrder = keyOrder
     this.collector = new ToolCollector(keyOrder)
+    const sections = this.layers.global.sections
     if (config.includeHarnessIdentity !== false) {
-      this.sections.set(IDENTITY_SECTION, { name: IDENTITY_SECTION, order: IDENTITY_ORDER, text: IDENTITY_TEXT, complete: true })
+      sections.set(IDENTITY_SECTION, { name: IDENTITY_SECTION, order: IDENTITY_ORDER, text: IDENTITY_TEXT, interpolate: false })
     }
-    if (config.persona) {
-      this.sections.set(PERSONA_SECTION, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: config.persona })
-    }
+    // The slot is there even when empty, so a scope can shadow it by name; an empty section renders nothing.
+    sections.set(PERSONA_SECTION, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: config.persona ?? '' })
   }
 
   /** The configured explicit order, or undefined when tools go in code-unit order. */
@@ -103,88 +122,83 @@ export class SystemPrompt extends Service {
 
   /** Adds a section; returns its disposer. It is removed with the registering plugin. */
   section(definition: SectionDefinition): () => void {
-    const { name, order, text } = definition ?? {}
-    if (typeof name !== 'string' || name === '') {
-      throw new SystemPromptError('INVALID_SECTION', `section name must be a non-empty string, got ${quote(name)}`)
-    }
-    if (typeof order !== 'number' || !Number.isFinite(order)) {
-      throw new SystemPromptError('INVALID_SECTION', `section ${quote(name)} needs a finite order, got ${quote(order)}`)
-    }
-    if (typeof text !== 'string' && typeof text !== 'function') {
-      throw new SystemPromptError('INVALID_SECTION', `section ${quote(name)} needs text as a string or a function, got ${quote(text)}`)
-    }
-    if (this.sections.has(name)) {
-      throw new SystemPromptError('DUPLICATE_SECTION', `section ${quote(name)} is already registered`)
-    }
-    const entry = { ...definition }
-    return this.ctx.effect(() => {
-      this.sections.set(name, entry)
-      this.changed('section', 'add', name)
-      return () => {
-        if (this.sections.get(name) !== entry) return
-        this.sections.delete(name)
-        this.changed('section', 'remove', name)
-      }
-    }, `systemPrompt.section(${name})`)
+    return this.registrar.section(this.ctx, definition, undefined)
+  }
+
+  /** Adds a runtime context; returns its disposer. Its text reaches the model outside the cached prefix. */
+  context(definition: ContextDefinition): () => void {
+    return this.registrar.context(this.ctx, definition, undefined)
   }
 
   /** Adds a prompt variable `{{name}}`; returns its disposer. */
   variable(name: string, provide: VariableProvider): () => void {
-    if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) {
-      throw new SystemPromptError('INVALID_VARIABLE', `prompt variable name ${quote(name)} must match ${VARIABLE_NAME}`)
-    }
-    if (typeof provide !== 'function') {
-      throw new SystemPromptError('INVALID_VARIABLE', `prompt variable ${quote(name)} needs a provider function`)
-    }
-    if (this.variables.has(name)) {
-      throw new SystemPromptError('DUPLICATE_VARIABLE', `prompt variable ${quote(name)} is already registered`)
-    }
-    return this.ctx.effect(() => {
-      this.variables.set(name, provide)
-      this.changed('variable', 'add', name)
-      return () => {
-        if (this.variables.get(name) !== provide) return
-        this.variables.delete(name)
-        this.changed('variable', 'remove', name)
-      }
-    }, `systemPrompt.variable(${name})`)
+    return this.registrar.variable(this.ctx, name, provide, undefined)
   }
 
   /** Adds a tool-schema provider; returns its disposer. */
   tools(provide: ToolProvider): () => void {
-    if (typeof provide !== 'function') {
-      throw new SystemPromptError('INVALID_PROVIDER_RESULT', `systemPrompt.tools() needs a provider function, got ${quote(provide)}`)
+    return this.registrar.tools(this.ctx, provide, undefined)
+  }
+
+  /** Drops every runtime context from global assemblies (and so from every scope's) while it lives. */
+  suppressRuntimeContext(): () => void {
+    return this.registrar.suppressor(this.ctx, undefined)
+  }
+
+  /**
+   * Registrations for one scope: they take part only in assemblies whose context names that `scope`, where
+   * tool providers join the global ones and sections, contexts and variables shadow global ones by name.
+   */
+  scope(scope: ScopeKey): ScopedPrompt {
+    if (typeof scope !== 'string' || scope === '') {
+      throw new SystemPromptError('INVALID_SCOPE', `a scope is a non-empty string (a session or agent id), got ${quote(scope)}`)
     }
-    const entry: ProviderEntry = { owner: this.ctx.fiber?.name || 'an anonymous plugin', provide }
-    return this.ctx.effect(() => {
-      this.providers.add(entry)
-      this.changed('tools', 'add', entry.owner)
-      return () => {
-        if (this.providers.delete(entry)) this.changed('tools', 'remove', entry.owner)
-      }
-    }, 'systemPrompt.tools()')
+    const { registrar, ctx } = this
+    return {
+      scope,
+      section: (definition) => registrar.section(ctx, definition, scope),
+      context: (definition) => registrar.context(ctx, definition, scope),
+      variable: (name, provide) => registrar.variable(ctx, name, provide, scope),
+      tools: (provide) => registrar.tools(ctx, provide, scope),
+      suppressRuntimeContext: () => registrar.suppressor(ctx, scope),
+      onAssemble: (listener) => registrar.listener(ctx, listener, scope),
+    }
   }
 
   /**
    * Collects, canonicalizes and assembles. Tools are snapshotted, checked (reserved name, names shared by
    * two providers, `toolOrder` names nobody knows) and put in canonical order before the
-   * `system-prompt/assemble` waterfall runs.
+   * `system-prompt/assemble` waterfall runs: the global listeners, then the scope's. A complete section is
+   * put back as the only section afterwards, and suppressed runtime context stays empty.
    */
   async assemble(context: AssembleContext = {}): Promise<PromptAssembly> {
     const self = rawService(this)
-    const canonical = self.canonicalTools(context)
+    const scope = scopeOf(context)
+    const canonical = self.canonicalTools(context, scope)
+    const { sections, completeSection } = collectSections(self.layers, scope, context)
+    const suppressed = self.suppressed(scope)
     const assembly: PromptAssembly = {
-      sections: self.collectSections(context),
+      sections,
+      contexts: collectContexts(self.layers, scope, context, suppressed),
       tools: [...canonical],
-      variables: self.collectVariables(context),
+      variables: collectVariables(self.layers, scope, context),
     }
-    const result = await self.fire('system-prompt/assemble', assembly, context, async () => assembly)
-    return self.seal(result ?? assembly, canonical)
+    const listeners = self.layers.peek(scope)?.listeners
+    const inner = listeners?.size ? chain([...listeners], assembly, context) : async () => assembly
+    const result = (await self.fire('system-prompt/assemble', assembly, context, inner)) ?? assembly
+    return self.seal({
+      ...result,
+      sections: completeSection ? [completeSection] : result.sections,
+      contexts: suppressed ? [] : result.contexts ?? [],
+    }, canonical)
   }
 
-  /** Which plugin contributed each tool (for inspection tools); the same collection `assemble()` uses. */
+  /** Which plugin contributed each tool, in canonical tool order; the same collection `assemble()` uses. */
   toolOwners(context: AssembleContext = {}): Map<string, string> {
-    return this.collector.collect(this.providers, context).owners()
+    const self = rawService(this)
+    const scope = scopeOf(context)
+    const owners = self.collector.collect(self.providersOf(scope), context).owners()
+    return new Map(self.canonicalTools(context, scope).map((tool) => [tool.name, owners.get(tool.name)!]))
   }
 
   /**
@@ -193,20 +207,31 @@ export class SystemPrompt extends Service {
    */
   async inspect(context: AssembleContext = {}): Promise<PromptInspection> {
     const self = rawService(this)
-    const canonical = [...self.canonicalTools(context)]
+    const scope = scopeOf(context)
+    const canonical = [...self.canonicalTools(context, scope)]
     const assembly = await self.assemble(context)
     return {
       assembly,
       canonical,
-      owners: self.collector.collect(self.providers, context).owners(),
-      sectionOrders: new Map([...self.sections.values()].map((section) => [section.name, section.order])),
+      owners: self.toolOwners(context),
+      sectionOrders: new Map([...self.layers.merged(scope, (layer) => layer.sections).values()].map((section) => [section.name, section.order])),
       toolOrder: self.policy?.names,
       schemaKeyOrder: self.keyOrder,
     }
   }
 
-  private canonicalTools(context: AssembleContext): readonly ToolSchema[] {
-    const collection = this.collector.collect(this.providers, context)
+  private suppressed(scope: ScopeKey | undefined): boolean {
+    return !this.runtimeContext || this.layers.global.suppressors.size > 0 || (this.layers.peek(scope)?.suppressors.size ?? 0) > 0
+  }
+
+  /** The providers taking part, listed before any is asked: one added during an assembly joins the next one. */
+  private providersOf(scope: ScopeKey | undefined): ProviderEntry[] {
+    const own = this.layers.peek(scope)?.providers
+    return own?.size ? [...this.layers.global.providers, ...own] : [...this.layers.global.providers]
+  }
+
+  private canonicalTools(context: AssembleContext, scope: ScopeKey | undefined): readonly ToolSchema[] {
+    const collection = this.collector.collect(this.providersOf(scope), context)
     if (!this.policy) return collection.tools
     if (this.arranged?.collection === collection) return this.arranged.tools
     this.policy.assertKnown(collection.knows, collection.knownNames, collection.eachKnown)
@@ -215,38 +240,11 @@ export class SystemPrompt extends Service {
     return tools
   }
 
-  private collectSections(context: AssembleContext): AssembledSection[] {
-    const sorted = [...this.sections.values()].sort((a, b) => a.order - b.order || compareCodeUnits(a.name, b.name))
-    const sections: AssembledSection[] = []
-    for (const { name, text, complete } of sorted) {
-      const value = typeof text === 'function' ? text(context) : text
-      if (typeof value !== 'string') {
-        throw new SystemPromptError('INVALID_SECTION', `section ${quote(name)} produced ${quote(value)} instead of a string`)
-      }
-      if (value === '') continue
-      sections.push(complete ? { name, text: value, complete: true } : { name, text: value })
-    }
-    return sections
-  }
-
-  private collectVariables(context: AssembleContext): Record<string, string | undefined> {
-    const variables: Record<string, string | undefined> = Object.create(null)
-    const names = [...this.variables.keys()].sort(compareCodeUnits)
-    for (const name of names) {
-      const value = this.variables.get(name)!(context)
-      if (value !== undefined && typeof value !== 'string') {
-        throw new SystemPromptError('INVALID_VARIABLE', `prompt variable ${quote(name)} produced ${quote(value)} instead of a string`)
-      }
-      variables[name] = value
-    }
-    return variables
-  }
-
   /** Listener-added schemas are snapshotted too, so an issued assembly never aliases anyone's objects. */
   private seal(assembly: PromptAssembly, canonical: readonly ToolSchema[]): PromptAssembly {
-    const { tools } = assembly
+    const { tools, sections, contexts, variables } = assembly
     const untouched = tools.length === canonical.length && tools.every((tool, index) => tool === canonical[index])
-    if (untouched) return { sections: assembly.sections, tools, variables: assembly.variables }
+    if (untouched) return { sections, contexts, tools, variables }
     const sealed = tools.map((tool) => snapshotSchema(tool, 'a system-prompt/assemble listener', this.keyOrder))
     const seen = new Set<string>()
     for (const tool of sealed) {
@@ -258,12 +256,26 @@ export class SystemPrompt extends Service {
       }
       seen.add(tool.name)
     }
-    return { sections: assembly.sections, tools: sealed, variables: assembly.variables }
+    return { sections, contexts, tools: sealed, variables }
   }
+}
 
-  private changed(kind: SystemPromptChange['kind'], action: SystemPromptChange['action'], name: string) {
-    this.notify('system-prompt/change', { kind, action, name })
+function scopeOf(context: AssembleContext): ScopeKey | undefined {
+  const { scope } = context
+  if (scope === undefined) return undefined
+  if (typeof scope !== 'string' || scope === '') {
+    throw new SystemPromptError('INVALID_SCOPE', `an assembly's scope is a non-empty string (a session or agent id) or absent, got ${quote(scope)}`)
   }
+  return scope
+}
+
+/** The scope's listeners as one waterfall, first-registered outermost, ending in the assembly itself. */
+function chain(listeners: AssembleListener[], assembly: PromptAssembly, context: AssembleContext): () => Promise<PromptAssembly> {
+  const run = async (index: number): Promise<PromptAssembly> => {
+    if (index === listeners.length) return assembly
+    return (await listeners[index]!(assembly, context, () => run(index + 1))) ?? assembly
+  }
+  return () => run(0)
 }
 
 export default SystemPrompt

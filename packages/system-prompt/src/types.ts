@@ -1,10 +1,20 @@
 import type { ToolSchema } from 'dsh-core'
 
 /**
- * What one assembly is for. Section texts, variable providers and tool providers receive it; the agent
- * loop passes fields such as the model and the agent id. Free-form beyond the named fields.
+ * Names the scope an assembly is for and a registration belongs to: a session or an agent id. Registrations
+ * in a scope join (tool providers) or shadow by name (sections, contexts, variables) the global ones, only in
+ * assemblies of that scope.
+ */
+export type ScopeKey = string
+
+/**
+ * What one assembly is for. Section texts, contexts, variable providers and tool providers receive it. `scope`
+ * selects the scoped registrations that take part (none when absent); `signal` is the requesting turn's. The
+ * agent loop also passes the model, the working folder and the agent id. Free-form beyond the named fields.
  */
 export interface AssembleContext {
+  scope?: ScopeKey
+  signal?: AbortSignal
   model?: string
   cwd?: string
   agentId?: string
@@ -26,14 +36,33 @@ export type ToolProvider = (context: AssembleContext) => ToolProviderResult
 
 export type SectionText = string | ((context: AssembleContext) => string)
 
+/** A section of the system prompt: part of the cached prefix. */
 export interface SectionDefinition {
-  /** Unique among all sections, e.g. `deployment:persona`. */
+  /** Unique in its layer (global or one scope), e.g. `deployment:persona`; a scoped one shadows a global one. */
   name: string
   /** Sections sort by order, then by name (code units). Must be finite. */
   order: number
   text: SectionText
-  /** A complete section is rendered verbatim: `{{…}}` in it is not interpolated. */
+  /**
+   * This section is the whole system prompt: after the `system-prompt/assemble` waterfall it is the only
+   * section. Two effective complete sections reject the assembly.
+   */
   complete?: boolean
+  /** `false` renders the text verbatim: `{{…}}` in it is not interpolated. Default `true`. */
+  interpolate?: boolean
+}
+
+/**
+ * Runtime context: volatile facts (date, working folder, git state) that stay out of the cached prefix. The
+ * agent loop sends them as a user-role snapshot in the history, and only when they changed.
+ */
+export interface ContextDefinition {
+  /** Unique in its layer; a scoped one shadows a global one. */
+  name: string
+  /** Contexts sort by order, then by name (code units). Must be finite. */
+  order: number
+  /** May reference `{{variables}}`; an empty text contributes nothing. */
+  text: SectionText
 }
 
 export type VariableProvider = (context: AssembleContext) => string | undefined
@@ -42,12 +71,32 @@ export type VariableProvider = (context: AssembleContext) => string | undefined
 export interface AssembledSection {
   name: string
   text: string
-  complete?: boolean
+  /** Present (`false`) when the section is rendered verbatim. */
+  interpolate?: false
 }
 
-/** The result of `assemble()`: sections in order, tools in canonical order, variables resolved. */
+/** One runtime context of an assembly, its text resolved but not yet interpolated. */
+export interface AssembledContext {
+  name: string
+  text: string
+}
+
+/** One rendered runtime context, as it appears in the snapshot. */
+export interface ContextSnapshotSection {
+  readonly name: string
+  readonly text: string
+}
+
+/** The result of `assemble()`: sections and contexts in order, tools in canonical order, variables resolved. */
 export interface PromptAssembly {
   sections: AssembledSection[]
+  /** Runtime context; empty when suppressed (`includeRuntimeContext: false`, `suppressRuntimeContext()`). */
+  contexts: AssembledContext[]
   tools: ToolSchema[]
   variables: Record<string, string | undefined>
 }
+
+/** The published name of `SectionDefinition`. */
+export type PromptSection = SectionDefinition
+/** The published name of `ContextDefinition`. */
+export type PromptContext = ContextDefinition

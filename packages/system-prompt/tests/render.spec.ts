@@ -37,12 +37,12 @@ describe('renderPrompt and interpolation', () => {
     expect(render('}} {{')).toBe('}} {{')
   })
 
-  it('drops empty sections, joins with a blank line, and leaves complete sections verbatim', () => {
+  it('drops empty sections, joins with a blank line, and leaves interpolate: false sections verbatim', () => {
     const text = renderPrompt({
       sections: [
         { name: 'a', text: 'A {{model}}' },
         { name: 'empty', text: '{{blank}}' },
-        { name: 'raw', text: 'keep {{this}}', complete: true },
+        { name: 'raw', text: 'keep {{this}}', interpolate: false },
       ],
       variables: { model: 'm', blank: '' },
     })

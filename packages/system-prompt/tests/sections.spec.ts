@@ -5,7 +5,7 @@ import { SECTION_SEPARATOR, joinSections, renderPrompt, renderSections, sectionA
 describe('renderSections', () => {
   it('renders each section as the prompt does and joins back into exactly the rendered prompt', () => {
     const text = fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' ', '\n', '{', '}', 'x'), maxLength: 12 })
-    fc.assert(fc.property(fc.array(fc.record({ text, complete: fc.constant(true) }), { maxLength: 6 }), (drafts) => {
+    fc.assert(fc.property(fc.array(fc.record({ text, interpolate: fc.constant(false as const) }), { maxLength: 6 }), (drafts) => {
       const assembly = { sections: drafts.map((draft, index) => ({ name: `s${index}`, ...draft })), variables: {} }
       expect(joinSections(renderSections(assembly))).toBe(renderPrompt(assembly))
     }))

@@ -42,3 +42,13 @@ export function testServer(options: TestServerOptions, extra: Record<string, unk
   if (options.shuffleKeys !== undefined && options.shuffleKeys !== false) env.MCP_TEST_SHUFFLE_KEYS = options.shuffleKeys === true ? 'random' : String(options.shuffleKeys)
   return { command: process.execPath, args: [TEST_SERVER], env, ...extra }
 }
+
+/** Whether process `pid` still runs (signal 0 tests for it without touching it). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -2,16 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ToolChange } from 'dsh-tools'
 import { batchRegistrationLabel } from '../src/index.ts'
-import { events, loadMcp, setup, tempDir, testServer, until, type TestTool } from './setup.ts'
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+import { events, loadMcp, processAlive as alive, setup, tempDir, testServer, until, type TestTool } from './setup.ts'
 
 const tool = (name: string, extra: Partial<TestTool> = {}): TestTool => ({ name, description: `The ${name} tool.`, ...extra })
 

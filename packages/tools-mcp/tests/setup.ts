@@ -21,7 +21,7 @@ export function publishedBin(pkg: string): string {
   return join(dir, typeof bin === 'string' ? bin : Object.values(bin)[0]!)
 }
 
-export { TEST_SERVER, testServer } from '../src/testing.ts'
+export { processAlive, TEST_SERVER, testServer } from '../src/testing.ts'
 export type { TestTool } from '../src/testing.ts'
 
 export const tempDir = (prefix = 'dsh-tools-mcp-') => mkdtemp(join(tmpdir(), prefix))

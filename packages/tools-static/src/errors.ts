@@ -1,5 +1,5 @@
 /** Every way tools-static can refuse its config; tests and callers switch on `code`. */
-export type ToolsStaticErrorCode = 'INVALID_TOOL_NAME' | 'DUPLICATE_TOOL' | 'INVALID_PARAMETERS' | 'CONFLICTING_DELAYS'
+export type ToolsStaticErrorCode = 'INVALID_TOOL_NAME' | 'DUPLICATE_TOOL' | 'INVALID_PARAMETERS' | 'CONFLICTING_DELAYS' | 'REVEAL_WITHOUT_DEFER'
 
 /** The one error class of dsh-tools-static. */
 export class ToolsStaticError extends Error {

@@ -18,6 +18,8 @@ export interface StaticTool {
   /** Milliseconds after the app is ready before the tool is registered: a mid-session addition. */
   afterReadyMs?: number
   shouldDefer?: boolean
+  /** With `shouldDefer`: revealed as soon as it is registered (seen by the model, declared deferred). */
+  revealed?: boolean
 }
 
 export interface ToolsStaticConfig {
@@ -38,6 +40,8 @@ const StaticTool: Schema<StaticTool> = Schema.object({
   afterReadyMs: Schema.natural()
     .description('A mid-session addition: register the tool this many milliseconds after the app is ready (instead of during startup).'),
   shouldDefer: Schema.boolean().description('Hide the tool from the model until it is revealed.'),
+  revealed: Schema.boolean()
+    .description('With shouldDefer: reveal the tool as soon as it is registered; the model sees it, declared with deferred loading where the route supports it.'),
 })
 
 export const Config: Schema<ToolsStaticConfig> = Schema.object({
@@ -59,6 +63,9 @@ function checkTools(tools: readonly StaticTool[]): void {
     if (tool.afterReadyMs !== undefined && tool.delayMs > 0) {
       throw new ToolsStaticError('CONFLICTING_DELAYS', `${where}: tool "${tool.name}" sets both delayMs (${tool.delayMs}, during startup) and afterReadyMs (${tool.afterReadyMs}, after ready); keep one`)
     }
+    if (tool.revealed !== undefined && tool.shouldDefer !== true) {
+      throw new ToolsStaticError('REVEAL_WITHOUT_DEFER', `${where}: tool "${tool.name}" sets revealed without shouldDefer: true; only a deferred tool is revealed`)
+    }
     if (tool.parameters.type !== 'object') {
       const got = JSON.stringify(tool.parameters.type) ?? 'undefined'
       throw new ToolsStaticError('INVALID_PARAMETERS', `${where}: tool "${tool.name}" needs parameters with type "object" at the root, got type ${got}`)
@@ -74,13 +81,16 @@ function checkTools(tools: readonly StaticTool[]): void {
 // async on purpose: cordis calls a plain `function` with `new`, which drops the promise it returns
 export async function apply(ctx: Context, config: ToolsStaticConfig): Promise<void> {
   checkTools(config.tools)
-  const register = (tool: StaticTool) => ctx.tools.register({
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    execute: (args: unknown) => tool.result ?? `${tool.name} ok ${JSON.stringify(args)}`,
-    ...tool.shouldDefer === undefined ? {} : { shouldDefer: tool.shouldDefer },
-  })
+  const register = (tool: StaticTool) => {
+    ctx.tools.register({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      execute: (args: unknown) => tool.result ?? `${tool.name} ok ${JSON.stringify(args)}`,
+      ...tool.shouldDefer === undefined ? {} : { shouldDefer: tool.shouldDefer },
+    })
+    if (tool.revealed) ctx.tools.reveal(tool.name)
+  }
   const during = config.tools.filter((tool) => tool.afterReadyMs === undefined && tool.delayMs > 0)
   const after = config.tools.filter((tool) => tool.afterReadyMs !== undefined)
   for (const tool of config.tools) {

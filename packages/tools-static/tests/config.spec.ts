@@ -22,6 +22,7 @@ describe('tools-static config', () => {
     ['a negative afterReadyMs', { tools: [{ ...tool, afterReadyMs: -5 }] }, '$.tools[0].afterReadyMs expected number >= 0 but got -5'],
     ['an afterReadyMs that is a string', { tools: [{ ...tool, afterReadyMs: '5s' }] }, '$.tools[0].afterReadyMs expected number but got 5s'],
     ['a shouldDefer that is not a boolean', { tools: [{ ...tool, shouldDefer: 'yes' }] }, '$.tools[0].shouldDefer expected boolean but got yes'],
+    ['a revealed that is not a boolean', { tools: [{ ...tool, shouldDefer: true, revealed: 1 }] }, '$.tools[0].revealed expected boolean but got 1'],
   ]
   it.each(invalid)('fails the plugin load for %s', async (_, config, message) => {
     const { ctx } = await setup()
@@ -36,6 +37,8 @@ describe('tools-static config', () => {
     ['a name listed twice', { tools: [tool, { ...tool, delayMs: 5 }] }, 'DUPLICATE_TOOL', 'tools-static: tools[1]: tool "a" is listed twice'],
     ['both delayMs and afterReadyMs', { tools: [{ ...tool, delayMs: 10, afterReadyMs: 20 }] }, 'CONFLICTING_DELAYS',
       'tools-static: tools[0]: tool "a" sets both delayMs (10, during startup) and afterReadyMs (20, after ready); keep one'],
+    ['revealed without shouldDefer', { tools: [{ ...tool, revealed: true }] }, 'REVEAL_WITHOUT_DEFER',
+      'tools-static: tools[0]: tool "a" sets revealed without shouldDefer: true; only a deferred tool is revealed'],
     ['parameters without type object', { tools: [{ ...tool, parameters: { type: 'string' } }] }, 'INVALID_PARAMETERS', 'got type "string"'],
   ]
   it.each(refused)('fails the plugin load for %s, before any delay', async (_, config, code, message) => {

@@ -42,6 +42,13 @@ describe('tools-static', () => {
     expect(await assembledNames(ctx)).toEqual(['later', 'shown'])
   })
 
+  it('reveals a revealed deferred tool once it is registered: shown, and still deferred', async () => {
+    const { ctx } = await setup()
+    await loadStatic(ctx, { tools: [{ name: 'shown', description: 'd' }, { name: 'deferred', description: 'd', shouldDefer: true, revealed: true }] })
+    expect(ctx.tools.deferredNames()).toEqual(['deferred'])
+    expect(await assembledNames(ctx)).toEqual(['deferred', 'shown'])
+  })
+
   it('makes a delayed tool part of its start: the plugin is started once the tool is registered', async () => {
     const { ctx } = await setup()
     const before = Date.now()

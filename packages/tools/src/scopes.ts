@@ -1,13 +1,9 @@
 import { compareCodeUnits } from 'dsh-core'
-import type { ToolProviderResult } from 'dsh-system-prompt'
 import { ToolRegistry } from './registry.ts'
 import type { ToolEntry } from './types.ts'
 
-interface Merged {
-  base: ToolProviderResult
-  own: ToolProviderResult
-  result: ToolProviderResult
-}
+/** Puts an agent's registry into that agent's prompt scope; returns what takes it out again. */
+export type AttachScope = (agentId: string, registry: ToolRegistry) => () => unknown
 
 /**
  * The tools registered for every agent, and per agent id the tools of that agent alone (e.g. the MCP
@@ -17,14 +13,18 @@ interface Merged {
 export class ToolScopes {
   readonly global = new ToolRegistry()
   private readonly agents = new Map<string, ToolRegistry>()
-  /** Per agent, the merged provider answer while neither part changed (the assembly caches by identity). */
-  private readonly merged = new Map<string, Merged>()
+  private readonly detach = new Map<string, () => unknown>()
+
+  constructor(private readonly attach: AttachScope) {}
 
   /** The registry a registration goes to; an agent's is created on first use. */
   registryFor(agentId: string | undefined): ToolRegistry {
     if (agentId === undefined) return this.global
     let registry = this.agents.get(agentId)
-    if (!registry) this.agents.set(agentId, registry = new ToolRegistry())
+    if (registry) return registry
+    registry = new ToolRegistry()
+    this.detach.set(agentId, this.attach(agentId, registry))
+    this.agents.set(agentId, registry)
     return registry
   }
 
@@ -32,7 +32,8 @@ export class ToolScopes {
   release(agentId: string | undefined): void {
     if (agentId === undefined || this.agents.get(agentId)?.names().length !== 0) return
     this.agents.delete(agentId)
-    this.merged.delete(agentId)
+    this.detach.get(agentId)?.()
+    this.detach.delete(agentId)
   }
 
   /** The tool `name` stands for in an agent's view (or the global one). */
@@ -52,21 +53,5 @@ export class ToolScopes {
   names(agentId: string | undefined, visible = false): string[] {
     const parts = [this.global, ...agentId === undefined ? [] : [this.agents.get(agentId)].filter((r) => r !== undefined)]
     return parts.flatMap((registry) => registry.names(visible ? (entry) => registry.isVisible(entry) : undefined)).sort(compareCodeUnits)
-  }
-
-  /** The `systemPrompt.tools()` answer for one assembly: the global tools, plus the agent's own. */
-  provide(agentId: string | undefined): ToolProviderResult {
-    const base = this.global.provide()
-    const registry = agentId === undefined ? undefined : this.agents.get(agentId)
-    if (!registry) return base
-    const own = registry.provide()
-    const cached = this.merged.get(agentId!)
-    if (cached?.base === base && cached.own === own) return cached.result
-    const result: ToolProviderResult = Object.freeze({
-      schemas: Object.freeze([...base.schemas, ...own.schemas]),
-      knownNames: Object.freeze([...base.knownNames ?? [], ...own.knownNames ?? []]),
-    })
-    this.merged.set(agentId!, { base, own, result })
-    return result
   }
 }

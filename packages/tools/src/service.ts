@@ -31,7 +31,7 @@ export class ToolRuntime extends Service {
       .description('How long a tool call may run before it fails as timed out (ms); a tool may set its own.'),
   })
 
-  private readonly scopes = new ToolScopes()
+  private readonly scopes: ToolScopes
   private get registry() { return this.scopes.global }
   private readonly validators = new ValidatorPool()
   private readonly ownership = new PluginOwnership()
@@ -44,8 +44,11 @@ export class ToolRuntime extends Service {
     checkTimeout(config?.timeoutMs, 'tools config timeoutMs', 'INVALID_CONFIG')
     super(ctx, 'tools')
     this.emit = ctx.emit
-    const scopes = this.scopes
-    ctx.systemPrompt.tools((context) => scopes.provide(typeof context.agentId === 'string' ? context.agentId : undefined))
+    // An agent's own tools are a tool provider of that agent's prompt scope: they join the global tools only
+    // in assemblies of that scope, and the provider leaves with the agent's last tool.
+    this.scopes = new ToolScopes((agentId, registry) => ctx.systemPrompt.scope(agentId).tools(() => registry.provide()))
+    const global = this.scopes.global
+    ctx.systemPrompt.tools(() => global.provide())
   }
 
   /**

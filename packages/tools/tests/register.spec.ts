@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
-import { ToolError } from '../src/index.ts'
-import { names, plugin, setup, tool } from './setup.ts'
-
-function registerError(register: () => unknown): ToolError {
-  try {
-    register()
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError)
-    return error as ToolError
-  }
-  throw new Error('register() did not throw')
-}
+import { names, plugin, setup, tool, toolError } from './setup.ts'
 
 describe('tools.register()', () => {
   it('accepts the full provider name alphabet up to 64 characters', async () => {
@@ -31,7 +20,7 @@ describe('tools.register()', () => {
     [42, 'INVALID_TOOL_NAME', /tool name 42 must match/],
   ])('rejects the name %j', async (name, code, message) => {
     const ctx = await setup()
-    const error = registerError(() => ctx.tools.register(tool(name as string)))
+    const error = toolError(() => ctx.tools.register(tool(name as string)))
     expect(error.code).toBe(code)
     expect(error.message).toMatch(message)
     expect(ctx.tools.list()).toEqual([])
@@ -40,7 +29,7 @@ describe('tools.register()', () => {
   it('rejects a duplicate name and keeps the first registration', async () => {
     const ctx = await setup()
     ctx.tools.register(tool('read', { description: 'first' }))
-    const error = registerError(() => ctx.tools.register(tool('read', { description: 'second' })))
+    const error = toolError(() => ctx.tools.register(tool('read', { description: 'second' })))
     expect(error.code).toBe('DUPLICATE_TOOL')
     expect(error.message).toBe('tool "read" is already registered')
     expect(ctx.tools.get('read')?.description).toBe('first')
@@ -62,7 +51,7 @@ describe('tools.register()', () => {
     [{ timeoutMs: 1.5 }, 'INVALID_TOOL', /got 1.5/],
   ])('rejects the definition fields %o', async (fields, code, message) => {
     const ctx = await setup()
-    const error = registerError(() => ctx.tools.register(tool('t', fields as any)))
+    const error = toolError(() => ctx.tools.register(tool('t', fields as any)))
     expect(error.code).toBe(code)
     expect(error.message).toMatch(message)
     expect(ctx.tools.has('t')).toBe(false)
@@ -72,13 +61,13 @@ describe('tools.register()', () => {
     const ctx = await setup()
     const parameters: Record<string, unknown> = { type: 'object' }
     parameters.not = parameters
-    const error = registerError(() => ctx.tools.register(tool('loop', { parameters })))
+    const error = toolError(() => ctx.tools.register(tool('loop', { parameters })))
     expect(error.message).toBe('tool "loop" has parameters that are not plain JSON: parameters.not refers back to itself')
   })
 
   it('rejects something that is not a definition', async () => {
     const ctx = await setup()
-    expect(registerError(() => ctx.tools.register(null as any)).message).toBe('tools.register() needs a tool definition object, got null')
+    expect(toolError(() => ctx.tools.register(null as any)).message).toBe('tools.register() needs a tool definition object, got null')
   })
 
   it('lets two tools share a $id without clashing', async () => {

@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { ToolError } from '../src/index.ts'
-import { names, recordChanges, setup, tool } from './setup.ts'
-
-function thrown(run: () => unknown): ToolError {
-  try {
-    run()
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError)
-    return error as ToolError
-  }
-  throw new Error('expected a ToolError')
-}
+import { names, recordChanges, setup, tool, toolError } from './setup.ts'
 
 describe('tools registered for one agent', () => {
   it('appear only in that agent\'s assemblies, beside the tools for every agent', async () => {
     const ctx = await setup()
     ctx.tools.register(tool('shared'))
     ctx.tools.register(tool('mine'), { agentId: 'a' })
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual(['mine', 'shared'])
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'b' })).tools)).toEqual(['shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['mine', 'shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['shared'])
     expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(['shared'])
     expect(ctx.tools.list({ agentId: 'a' })).toEqual(['mine', 'shared'])
     expect(ctx.tools.list()).toEqual(['shared'])
@@ -42,32 +31,32 @@ describe('tools registered for one agent', () => {
     ctx.tools.register(tool('read', { execute: () => 'from b' }), { agentId: 'b' })
     expect((await ctx.tools.execute('read', {}, { agentId: 'a' })).output).toBe('from a')
     expect((await ctx.tools.execute('read', {}, { agentId: 'b' })).output).toBe('from b')
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'b' })).tools)).toEqual(['read'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['read'])
   })
 
   it('refuse a name taken for every agent, and the other way round, naming the holder', async () => {
     const ctx = await setup()
     ctx.tools.register(tool('shared'))
     ctx.tools.register(tool('mine'), { agentId: 'a' })
-    const scoped = thrown(() => ctx.tools.register(tool('shared'), { agentId: 'a' }))
+    const scoped = toolError(() => ctx.tools.register(tool('shared'), { agentId: 'a' }))
     expect(scoped.code).toBe('DUPLICATE_TOOL')
     expect(scoped.message).toBe('tool "shared" is already registered for every agent; it cannot also be registered for agent "a"')
-    const global = thrown(() => ctx.tools.register(tool('mine')))
+    const global = toolError(() => ctx.tools.register(tool('mine')))
     expect(global.message).toBe('tool "mine" is already registered for agent "a"; it cannot also be registered for every agent')
-    expect(thrown(() => ctx.tools.register(tool('mine'), { agentId: 'a' })).message).toBe('tool "mine" is already registered')
+    expect(toolError(() => ctx.tools.register(tool('mine'), { agentId: 'a' })).message).toBe('tool "mine" is already registered')
     expect(ctx.tools.list({ agentId: 'a' })).toEqual(['mine', 'shared'])
   })
 
   it.each([[''], [42], [null]])('refuse agentId %j', async (agentId) => {
     const ctx = await setup()
-    const error = thrown(() => ctx.tools.register(tool('x'), { agentId: agentId as string }))
+    const error = toolError(() => ctx.tools.register(tool('x'), { agentId: agentId as string }))
     expect(error.code).toBe('INVALID_TOOL')
     expect(error.message).toMatch(/takes agentId as a non-empty string or omitted, got/)
   })
 
   it('cannot be deferred', async () => {
     const ctx = await setup()
-    const error = thrown(() => ctx.tools.register(tool('later', { shouldDefer: true }), { agentId: 'a' }))
+    const error = toolError(() => ctx.tools.register(tool('later', { shouldDefer: true }), { agentId: 'a' }))
     expect(error.message).toBe('tool "later" is registered for agent "a" and cannot be deferred; only tools for every agent can')
     expect(ctx.tools.list({ agentId: 'a' })).toEqual([])
   })
@@ -78,7 +67,7 @@ describe('tools registered for one agent', () => {
     const dispose = ctx.tools.register(tool('mine'), { agentId: 'a' })
     await dispose()
     expect(changes).toEqual([{ action: 'register', name: 'mine', agentId: 'a' }, { action: 'unregister', name: 'mine', agentId: 'a' }])
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual([])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual([])
     // the name is free again, for every agent too
     ctx.tools.register(tool('mine'))
     expect(ctx.tools.list()).toEqual(['mine'])
@@ -88,10 +77,10 @@ describe('tools registered for one agent', () => {
     const ctx = await setup()
     ctx.tools.register(tool('shared'))
     ctx.tools.register(tool('mine'), { agentId: 'a' })
-    const first = (await ctx.systemPrompt.assemble({ agentId: 'a' })).tools
-    expect((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools[0]).toBe(first[0])
+    const first = (await ctx.systemPrompt.assemble({ scope: 'a' })).tools
+    expect((await ctx.systemPrompt.assemble({ scope: 'a' })).tools[0]).toBe(first[0])
     ctx.tools.register(tool('more'), { agentId: 'a' })
-    expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual(['mine', 'more', 'shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['mine', 'more', 'shared'])
   })
 
   it('give each agent the same canonical list whatever the order of registration', async () => {
@@ -100,8 +89,8 @@ describe('tools registered for one agent', () => {
       async (order) => {
         const ctx = await setup()
         for (const name of order) ctx.tools.register(tool(name), name.startsWith('g') ? {} : { agentId: name[0] })
-        expect(names((await ctx.systemPrompt.assemble({ agentId: 'a' })).tools)).toEqual(['a1', 'a2', 'g1', 'g2'])
-        expect(names((await ctx.systemPrompt.assemble({ agentId: 'b' })).tools)).toEqual(['b1', 'g1', 'g2'])
+        expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['a1', 'a2', 'g1', 'g2'])
+        expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['b1', 'g1', 'g2'])
       },
     ), { numRuns: 30 })
   })

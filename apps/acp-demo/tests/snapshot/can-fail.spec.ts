@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REFRESH_COMMAND, report } from './diff.ts'
-import { compareFixture, replay, snapshotMode } from './replay.ts'
+import { reconstructionProblems } from './reconstruction.ts'
+import { compareFixture, replay, replayRun, snapshotMode } from './replay.ts'
 import { SCENARIOS_ROOT, loadScenario, runScenario } from './scenario.ts'
 
 /** A temp copy of a scenario (same folder name, so text-turn stays the pinned one) with its app file edited. */
@@ -53,6 +54,18 @@ describe.skipIf(rewriting)('the snapshot comparison', () => {
       expect(diff).toContain('A harness for agents.')
       expect(diff).not.toContain('chatty')
     }
+  }, 60_000)
+
+  it.concurrent('reports a request the log cannot rebuild: a header that left out deferredTools', async () => {
+    const { run } = await replayRun(await loadScenario(join(SCENARIOS_ROOT, 'deferred-tool')))
+    expect(run.requests.map((request) => request.deferredTools)).toEqual([['web_search'], ['web_search'], ['web_search']])
+    expect(reconstructionProblems(run)).toEqual([])
+    // the log a loop would write if it did not log what decides defer_loading on the wire
+    const events = run.events.map((event) => event.type !== 'request/header' ? event
+      : { ...event, data: { ...event.data, header: { ...event.data.header, deferredTools: undefined } } })
+    const problems = reconstructionProblems({ ...run, events })
+    expect(problems).toHaveLength(3)
+    expect(problems[0]).toBe('request 1: deferredTools rebuilt from the log is absent, dispatched ["web_search"]')
   }, 60_000)
 
   it.concurrent('fails a run whose app cannot boot with the exit code and the app\'s own stderr', async () => {

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path'
 import type { AppEntry } from 'dsh-app-boot'
 import { lineDiff, type FileDifference } from './diff.ts'
 import { Normalizer, asFile, parseJsonl, type LogEvent } from './normalize.ts'
+import { REQUEST_TAP } from './reconstruction.ts'
 import { APP_PLUGIN, REPO_ROOT, runScenario, type RunResult, type Scenario } from './scenario.ts'
 
 /** One response of a `dsh-llm-scripted` script file. */
@@ -141,8 +142,11 @@ export async function writeFixture(scenario: Scenario, files: Record<string, str
   for (const [name, text] of Object.entries(files)) await writeFile(join(scenario.dir, name), text)
 }
 
-/** Replays a scenario offline from its recorded `session.jsonl` through the real executable. */
-export async function replay(scenario: Scenario): Promise<Record<string, string>> {
+/**
+ * Replays a scenario offline from its recorded `session.jsonl` through the real executable, with every
+ * dispatched request tapped (`run.requests`, for the reconstruction check).
+ */
+export async function replayRun(scenario: Scenario): Promise<{ files: Record<string, string>; run: RunResult }> {
   const where = join(scenario.dir, 'session.jsonl')
   const recorded = parseJsonl(await readFile(where, 'utf8'), where)
   const { models, responses } = replayScript(recorded, scenario.input.modelDelayMs, where)
@@ -150,10 +154,16 @@ export async function replay(scenario: Scenario): Promise<Record<string, string>
   const script = join(folder, 'script.json')
   await writeFile(script, JSON.stringify({ responses }, null, 2))
   try {
-    return fixtureFiles(scenario, await runScenario(replayEntries(scenario.entries, models, script), scenario.input))
+    const run = await runScenario([...replayEntries(scenario.entries, models, script), REQUEST_TAP], scenario.input)
+    return { files: fixtureFiles(scenario, run), run }
   } finally {
     await rm(folder, { recursive: true, force: true })
   }
+}
+
+/** The fixture files a replay of the scenario produces. */
+export async function replay(scenario: Scenario): Promise<Record<string, string>> {
+  return (await replayRun(scenario)).files
 }
 
 /** Records a scenario against `target` (or, without one, against the models its own app file names). */

@@ -107,7 +107,12 @@ export interface RunResult {
   events: LogEvent[]
   /** The app's working directory (its temp folder, removed once the run is over). */
   cwd: string
+  /** What the model was sent, request by request, when the app file taps it (`REQUESTS_FILE`); else empty. */
+  requests: Record<string, unknown>[]
 }
+
+/** Where, in the app's working directory, a request tap writes the dispatched requests. */
+export const REQUESTS_FILE = 'requests.jsonl'
 
 // <session-N>, <cwd> and <repo> in input.json stand for values only the run knows
 function substitute(value: unknown, sessionIds: string[], cwd: string): unknown {
@@ -193,5 +198,7 @@ async function drivenRun(cwd: string, input: ScenarioInput, env: Record<string, 
   const code = await driven.stop()
   if (code !== 0) throw failed(`dsh-acp-demo exited with code ${code}`)
   if (sessionIds.length !== 1) throw failed(`a scenario records exactly one session; this one created ${sessionIds.length}`)
-  return { messages: parseJsonl(driven.stdout(), 'stdout'), sessionIds, events: await readLog(cwd, sessionIds[0]), cwd }
+  const tapped = join(cwd, REQUESTS_FILE)
+  const requests = parseJsonl(await readFile(tapped, 'utf8').catch(() => ''), tapped)
+  return { messages: parseJsonl(driven.stdout(), 'stdout'), sessionIds, events: await readLog(cwd, sessionIds[0]), cwd, requests }
 }

@@ -1,7 +1,8 @@
 import { basename } from 'node:path'
 import { describe, it } from 'vitest'
 import { report } from './diff.ts'
-import { compareFixture, record, recordTarget, replay, snapshotMode, writeFixture } from './replay.ts'
+import { compareFixture, record, recordTarget, replayRun, snapshotMode, writeFixture } from './replay.ts'
+import { reconstructionProblems } from './reconstruction.ts'
 import { secretProblems } from './rules.ts'
 import { loadScenario, scenarioDirs } from './scenario.ts'
 
@@ -21,7 +22,10 @@ describe.concurrent(`ACP snapshots (DSH_SNAPSHOT=${mode})`, () => {
       await scan()
     }
     // after a record, this replay checks that the new recording replays
-    const files = await replay(scenario)
+    const { files, run } = await replayRun(scenario)
+    // every step's request, rebuilt from the session log alone, is the dispatched one byte for byte
+    const rebuilt = reconstructionProblems(run)
+    if (rebuilt.length) throw new Error(`${name}: the session log does not rebuild what was dispatched:\n${rebuilt.join('\n')}`)
     if (mode === 'refresh') {
       await writeFixture(scenario, files)
       return scan()

@@ -5,9 +5,9 @@ import type { GenerateOptions } from 'dsh-llm'
 /** Every loop request of the benchmark conversation, rebuilt from the log at dispatch and compared. */
 export const reconstruction = { checked: 0, mismatches: [] as string[] }
 
-/** What reaches an adapter's wire mapping from a request, deferred names included. */
+/** What reaches an adapter's wire mapping from a request, deferred names and tool history included. */
 const wire = (request: Partial<GenerateOptions> | undefined) => JSON.stringify({
-  model: request?.model, system: request?.system, tools: request?.tools, deferredTools: request?.deferredTools, messages: request?.messages,
+  model: request?.model, system: request?.system, tools: request?.tools, deferredTools: request?.deferredTools, toolHistory: request?.toolHistory, messages: request?.messages,
 })
 
 /**

@@ -1,5 +1,5 @@
 import type { HttpEndpointConfig, HttpTransportConfig } from './config.ts'
-import type { HttpAdapterErrorCode } from './error.ts'
+import { HttpAdapterError } from './error.ts'
 import type { RequestSite } from './failures.ts'
 
 /** What `lazyConnection` needs beside the config. */
@@ -8,8 +8,6 @@ export interface LazyConnectionOptions<C> {
   owner: string
   /** The full request URL, for failure messages. */
   url: string
-  /** The package's error class, for `MISSING_API_KEY`. */
-  AdapterError: new (code: HttpAdapterErrorCode, message: string) => Error
   createClient(apiKey: string): C
 }
 
@@ -23,14 +21,14 @@ export function lazyConnection<C>(
   options: LazyConnectionOptions<C>,
 ): (model: string) => { client: C; site: RequestSite } {
   const { apiKeyEnv, timeoutMs } = config
-  const { owner, url, AdapterError } = options
+  const { owner, url } = options
   let connection: { client: C; apiKey: string } | undefined
   return (model) => {
     if (!connection) {
       const apiKey = process.env[apiKeyEnv]
       if (!apiKey) {
         const state = apiKey === undefined ? 'is not set' : 'is empty'
-        throw new AdapterError('MISSING_API_KEY', `environment variable ${apiKeyEnv} ${state} (needed by ${owner} for model ${model})`)
+        throw new HttpAdapterError('MISSING_API_KEY', `environment variable ${apiKeyEnv} ${state} (needed by ${owner} for model ${model})`)
       }
       connection = { client: options.createClient(apiKey), apiKey }
     }
@@ -45,12 +43,12 @@ export function lazyConnection<C>(
  */
 export function requireApiKey(
   apiKeyEnv: string,
-  options: { owner: string; models: readonly string[]; AdapterError: new (code: HttpAdapterErrorCode, message: string) => Error },
+  options: { owner: string; models: readonly string[] },
 ): void {
   const value = process.env[apiKeyEnv]
   if (value) return
   const state = value === undefined ? 'is not set' : 'is empty'
   const models = options.models.join(', ')
-  throw new options.AdapterError('MISSING_API_KEY',
+  throw new HttpAdapterError('MISSING_API_KEY',
     `environment variable ${apiKeyEnv} ${state} (needed by ${options.owner} for ${options.models.length === 1 ? 'model' : 'models'} ${models}); export it, or disable this entry`)
 }

@@ -18,11 +18,11 @@ export interface HttpAdapterErrorDetails {
 }
 
 /**
- * Base of the one error class of each HTTP adapter package (`OpenAIAdapterError`, …), which sets its own
- * `name`. Never thrown as itself.
+ * The one error class of every HTTP adapter (`dsh-llm-openai`, `dsh-llm-anthropic`, …): the kinds of failure
+ * are the same whatever the wire format, so callers switch on `code` without knowing the adapter.
+ * Messages never contain the API key.
  */
-export abstract class HttpAdapterError extends Error {
-  // Declared first so a subclass's own `name` keeps the key order the adapters' errors always had.
+export class HttpAdapterError extends Error {
   override name = 'HttpAdapterError'
   /** HTTP status of the failed response, when there was one. */
   status?: number

@@ -1,4 +1,4 @@
-import type { HttpAdapterError, HttpAdapterErrorCode, HttpAdapterErrorDetails } from './error.ts'
+import { HttpAdapterError, type HttpAdapterErrorCode, type HttpAdapterErrorDetails } from './error.ts'
 import { retryAfterSeconds } from './retry-after.ts'
 import { describeCause, redactSecret } from './text.ts'
 
@@ -27,9 +27,7 @@ export interface SdkErrorClasses<A extends SdkApiError> {
 }
 
 /** What `failureMapper` needs to know about one adapter package. */
-export interface FailureMapperSpec<E extends HttpAdapterError, A extends SdkApiError> {
-  /** The package's error class; every failure is one of these. */
-  AdapterError: new (code: HttpAdapterErrorCode, message: string, details?: HttpAdapterErrorDetails) => E
+export interface FailureMapperSpec<A extends SdkApiError> {
   sdk: SdkErrorClasses<A>
   /** What the stream is counted in, for messages (`after 2 chunks`). */
   unit: string
@@ -37,30 +35,30 @@ export interface FailureMapperSpec<E extends HttpAdapterError, A extends SdkApiE
   providerMessage(error: A): string
 }
 
-/** Turns what an SDK throws into the adapter's error, with the API key scrubbed from every message. */
-export interface FailureMapper<E extends HttpAdapterError> {
+/** Turns what an SDK throws into `HttpAdapterError`s, with the API key scrubbed from every message. */
+export interface FailureMapper {
   /** An error thrown while sending the request (before any stream byte). */
-  requestFailure(error: unknown, site: RequestSite, signal?: AbortSignal): E
+  requestFailure(error: unknown, site: RequestSite, signal?: AbortSignal): HttpAdapterError
   /** An error thrown while reading the event stream; `received` counts the units read. */
-  streamFailure(error: unknown, site: RequestSite, received: number, signal?: AbortSignal): E
+  streamFailure(error: unknown, site: RequestSite, received: number, signal?: AbortSignal): HttpAdapterError
   /** The error a request ends with once its abort signal fired. */
-  cancelled(site: RequestSite): E
+  cancelled(site: RequestSite): HttpAdapterError
   /** The error a started stream ends with when it stayed silent for `idleMs`; `received` counts the units read. */
-  stalled(site: RequestSite, received: number, idleMs: number): E
+  stalled(site: RequestSite, received: number, idleMs: number): HttpAdapterError
 }
 
 const MAX_PROVIDER_MESSAGE = 500
 
 /** Builds the failure translation of one SDK-based adapter package. */
-export function failureMapper<E extends HttpAdapterError, A extends SdkApiError>(spec: FailureMapperSpec<E, A>): FailureMapper<E> {
-  const { AdapterError, sdk, unit } = spec
+export function failureMapper<A extends SdkApiError>(spec: FailureMapperSpec<A>): FailureMapper {
+  const { sdk, unit } = spec
   const build = (code: HttpAdapterErrorCode, message: string, site: RequestSite, details: HttpAdapterErrorDetails = {}) =>
-    new AdapterError(code, redactSecret(message, site.apiKey), details)
+    new HttpAdapterError(code, redactSecret(message, site.apiKey), details)
   const providerMessage = (error: A) => {
     const text = spec.providerMessage(error)
     return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}…` : text
   }
-  const cancelled = (site: RequestSite) => new AdapterError('CANCELLED', `request to ${site.url} for model "${site.model}" was cancelled`)
+  const cancelled = (site: RequestSite) => new HttpAdapterError('CANCELLED', `request to ${site.url} for model "${site.model}" was cancelled`)
 
   return {
     cancelled,
@@ -89,9 +87,9 @@ export function failureMapper<E extends HttpAdapterError, A extends SdkApiError>
     },
     streamFailure(error, site, received, signal) {
       if (signal?.aborted) return cancelled(site)
-      if (error instanceof AdapterError && error.code === 'STREAM_STALLED') return error
+      if (error instanceof HttpAdapterError && error.code === 'STREAM_STALLED') return error
       if (error instanceof sdk.APIUserAbortError) return cancelled(site)
-      if (error instanceof AdapterError) {
+      if (error instanceof HttpAdapterError) {
         return build(error.code, `response from ${site.url} for model "${site.model}" is unusable: ${error.message}`, site)
       }
       if (error instanceof SyntaxError) {

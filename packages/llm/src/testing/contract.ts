@@ -125,7 +125,7 @@ export function adapterContract(name: string, setup: () => ContractHarness | Pro
         stop()
       }
       expect(seen).toBe(options)
-      for (const node of [options, options.tools, options.tools[0], options.tools[0].parameters, options.messages, options.messages[1]]) {
+      for (const node of [options, options.tools, options.tools[0], options.tools[0].parameters, options.messages, options.messages.at(1)]) {
         expect(Object.isFrozen(node)).toBe(true)
       }
       expect(Object.isFrozen(options.signal)).toBe(false)

@@ -3,12 +3,14 @@ import type { Plugin } from 'cordis'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { LlmError } from '../error.ts'
-import type { HttpAdapterError } from '../http/error.ts'
+import type { LlmAdapter } from '../types.ts'
+import { HttpAdapterError } from '../http/error.ts'
 import type { FakeApiKey } from './fake-key.ts'
 import { startLoopback, type Loopback, type LoopbackHandler } from './loopback.ts'
 import { startLoopbackAdapter } from './loopback-adapter.ts'
 import { configRefusal, loadWithLlm } from './plugin.ts'
 import { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
+import { httpConfigCases } from './http-config.ts'
 import { idleTimeoutCases } from './timeouts.ts'
 
 /** A scripted provider failure: the words the provider says and how the adapter's message shows them. */
@@ -23,6 +25,12 @@ export interface HttpWire {
   /** The adapter's package name, as its messages name it (`dsh-llm-openai`). */
   packageName: string
   plugin: Plugin
+  /** The adapter built without Cordis (`createOpenAIAdapter`). */
+  create(config: any): LlmAdapter
+  /** The config with defaults filled in, without Cordis (the package's `resolveConfig`). */
+  resolveConfig(config: any): object
+  /** Context window of a model entry that sets none. */
+  contextWindow: number
   /** A fresh fake key per check. */
   key(): FakeApiKey
   /** The plugin's config serving `models` from the server, with the key in the variable `apiKeyEnv`. */
@@ -50,8 +58,6 @@ export interface HttpWire {
   /** A reply that asks for `calls` (`args` as the raw JSON text streamed), after the text `toolCallText`. */
   toolCalls(res: ServerResponse, calls: { id: string; name: string; args: string }[]): void
   toolCallText: string
-  /** The adapter's own error class (what `adapter.stream()` throws before the runtime wraps it). */
-  errorClass: abstract new (...args: never[]) => HttpAdapterError
   /** When the adapter-level abort check aborts: while waiting for response headers, or mid-stream. */
   abortWhile: 'headers' | 'streaming'
   /** The tool names of a request body, in the order sent. */
@@ -67,7 +73,7 @@ const MODEL = 'test-model'
 /**
  * The failure cases every HTTP adapter shares: key handling, HTTP errors with retry-after, resets,
  * malformed events, truncation, bad tool calls, provider error events, cancellation, header and idle
- * timeouts and key redaction. Each adapter runs it once with its wire format and keeps only its own cases.
+ * timeouts, key redaction and the shared config keys. Each adapter runs it once with its wire format and keeps only its own cases.
  */
 export function httpAdapterContract(name: string, wire: HttpWire): void {
   const setup = (handler: LoopbackHandler, config: object = {}) => startLoopbackAdapter(wire.plugin, handler, wire.key(), (server, apiKeyEnv) => ({
@@ -365,7 +371,7 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
             }
           })().then(() => undefined, (e: Error) => e)
           expect(Date.now() - started).toBeLessThan(2000)
-          expect(error).toBeInstanceOf(wire.errorClass)
+          expect(error).toBeInstanceOf(HttpAdapterError)
           expect((error as HttpAdapterError).code).toBe('CANCELLED')
         } finally {
           await h.teardown()
@@ -385,5 +391,6 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
     })
 
     idleTimeoutCases(wire, setup)
+    httpConfigCases(wire)
   })
 }

@@ -5,3 +5,6 @@ export { loopbackHarness, startLoopbackAdapter, type LoopbackAdapter, type Loopb
 export { configRefusal, loadWithLlm, toolsPlugin } from './plugin.ts'
 export { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
 export { httpAdapterContract, type HttpWire, type WireFailure } from './http-contract.ts'
+export { withApiKey } from './http-config.ts'
+export { toolChanges, toolSnapshot } from './tool-changes.ts'
+export { compactionCases, type CompactionRoute } from './loop-compaction.ts'

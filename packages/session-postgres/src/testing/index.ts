@@ -1,1 +1,2 @@
 export { findPgBin, startTestCluster, type TestCluster } from './cluster.ts'
+export { storedEvents, throwawaySchema } from './schema.ts'

@@ -105,7 +105,7 @@ export function storeContract(name: string, harness: StoreContractHarness): void
       const loaded = await second.sessions.open('chat-1')
       expect(loaded.resumed).toBe(true)
       expect(bytes(loaded)).toBe(bytes(session))
-      expect(loaded.messages()).toEqual(session.messages())
+      expect(loaded.messages().toArray()).toEqual(session.messages().toArray())
       expect(JSON.stringify(loaded.requestHeader())).toBe(JSON.stringify(session.requestHeader()))
       contractTurn(loaded, 2)
       await loaded.flushed()

@@ -1,0 +1,173 @@
+import { quote } from 'dsh-core'
+import Schema from 'schemastery'
+import { TOOL_UPDATE_MODES } from '../projection.ts'
+import type { ToolUpdateMode } from '../types.ts'
+import {
+  checkHttpEndpoint,
+  checkHttpTransport,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  httpEndpointSchema,
+  httpTransportSchema,
+  type HttpEndpointConfig,
+  type HttpEndpointDefaults,
+  type HttpTransportConfig,
+} from './config.ts'
+import { HttpAdapterError } from './error.ts'
+
+/** A model as configured: its id alone, or with how its route takes tool changes and its context window. */
+export type HttpModelEntry = string | { id: string; toolUpdate?: ToolUpdateMode; contextWindow?: number }
+
+/** A served model with its defaults filled in: tool-update mode and context window in tokens. */
+export interface HttpModel {
+  id: string
+  toolUpdate: ToolUpdateMode
+  contextWindow: number
+}
+
+/** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
+export interface HttpAdapterConfig extends HttpEndpointConfig, HttpTransportConfig {
+  /** Model ids, or entries with a tool-update mode and a context window. */
+  models: HttpModelEntry[]
+  /** Beta value sent only on requests that carry tool-update blocks; empty sends none. */
+  toolUpdateBeta: string
+}
+
+/** A config (the shared keys by default) with defaults filled in and model entries normalized. */
+export type ResolvedHttpAdapterConfig<C extends HttpAdapterConfig = HttpAdapterConfig> = Omit<C, 'models'> & { models: HttpModel[] }
+
+/**
+ * The value of the beta header on requests that carry tool-update blocks (DSH's mid-conversation tool
+ * changes), the same for every wire format that takes them.
+ */
+export const DEFAULT_TOOL_UPDATE_BETA = 'mid-conversation-tool-changes-2026-01-01'
+
+/** An adapter's own defaults and wording for the shared keys. */
+export interface HttpAdapterDefaults extends HttpEndpointDefaults {
+  /** npm name of the adapter, which starts every config error. */
+  owner: string
+  /** The tool-update mode of an entry that sets none. */
+  toolUpdate(id: string): ToolUpdateMode
+  /** Says which mode `toolUpdate` gives, for the schema (`addition-only`). */
+  toolUpdateDescription: string
+  /** Context window of an entry that sets none. */
+  contextWindow: number
+  /** Names the header the beta value travels in, for the schema. */
+  betaHeaderName: string
+  /** A `models` value shown when the list is missing or empty. */
+  modelsExample: string
+}
+
+/** The tool-update modes as a schema, listed in `TOOL_UPDATE_MODES` order. */
+const toolUpdateSchema = Schema.union(['none', 'addition-only', 'in-history'] as const)
+// A header value is one line of visible ASCII: anything else would be refused by fetch at request time.
+const HEADER_VALUE = /^[\x20-\x7e]*$/
+
+/** One schema per key of `HttpAdapterConfig`. */
+export type HttpAdapterSchemaFields = { [K in keyof HttpAdapterConfig]-?: Schema<HttpAdapterConfig[K]> }
+
+/** Schema fields of `HttpAdapterConfig`, for an adapter's `Schema.object` (its own keys follow). */
+export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSchemaFields {
+  return {
+    ...httpEndpointSchema(defaults),
+    models: Schema.array(Schema.union([
+      Schema.string(),
+      Schema.object({
+        id: Schema.string().required().description('Model id.'),
+        toolUpdate: toolUpdateSchema.description(`How the route takes tool changes; default ${defaults.toolUpdateDescription}.`),
+        contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
+      }),
+    ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate, contextWindow }.'),
+    ...httpTransportSchema(),
+    toolUpdateBeta: Schema.string().default(DEFAULT_TOOL_UPDATE_BETA)
+      .description(`${defaults.betaHeaderName} value sent only on requests that carry tool_addition/tool_removal blocks; empty sends none.`),
+  }
+}
+
+/** Builds the `INVALID_CONFIG` error of the adapter `owner`, naming it first. */
+export function invalidConfig(owner: string): (message: string) => HttpAdapterError {
+  return (message) => new HttpAdapterError('INVALID_CONFIG', `${owner}: ${message}`)
+}
+
+/**
+ * Fills the shared keys' defaults for direct (non-Cordis) callers, normalizes model entries and checks what
+ * the schema cannot express. Throws `INVALID_CONFIG` naming the bad key.
+ */
+export function resolveHttpAdapterConfig(input: Partial<HttpAdapterConfig>, defaults: HttpAdapterDefaults): ResolvedHttpAdapterConfig {
+  const invalid = invalidConfig(defaults.owner)
+  const config = {
+    baseURL: input.baseURL ?? defaults.baseURL,
+    apiKeyEnv: input.apiKeyEnv ?? defaults.apiKeyEnv,
+    maxRetries: input.maxRetries ?? 0,
+    headers: input.headers ?? {},
+    toolUpdateBeta: input.toolUpdateBeta ?? DEFAULT_TOOL_UPDATE_BETA,
+    timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  }
+  checkHttpEndpoint(config, invalid)
+  const models = resolveModels(input.models, defaults, invalid)
+  checkHttpTransport(config, invalid)
+  if (typeof config.toolUpdateBeta !== 'string' || !HEADER_VALUE.test(config.toolUpdateBeta)) {
+    throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quote(config.toolUpdateBeta)}`)
+  }
+  return { ...config, models }
+}
+
+function resolveModels(input: HttpModelEntry[] | undefined, defaults: HttpAdapterDefaults, invalid: (message: string) => Error): HttpModel[] {
+  if (!Array.isArray(input) || input.length === 0) {
+    throw invalid(`models must list at least one model id, e.g. models: ${defaults.modelsExample}`)
+  }
+  const seen = new Set<string>()
+  return input.map((entry) => {
+    const { id, toolUpdate, contextWindow = defaults.contextWindow } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
+    if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
+    const mode = toolUpdate ?? defaults.toolUpdate(id)
+    if (!TOOL_UPDATE_MODES.includes(mode)) {
+      throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+    }
+    if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
+      throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
+    }
+    seen.add(id)
+    return { id, toolUpdate: mode, contextWindow }
+  })
+}
+
+/** A key an adapter adds to the shared ones: its schema, its default for direct callers, and what the schema cannot check. */
+export interface HttpAdapterOwnKey<T> {
+  schema: Schema<T>
+  default: T
+  /** Whether `value` is acceptable; when not, the refusal says `<key> <requirement>, got <value>`. */
+  accepts(value: unknown): boolean
+  requirement: string
+}
+
+/** The adapter's own keys of `C`, beside the shared ones. */
+export type HttpAdapterOwnKeys<C extends HttpAdapterConfig> = { [K in Exclude<keyof C, keyof HttpAdapterConfig>]: HttpAdapterOwnKey<C[K]> }
+
+/**
+ * An adapter's `Config` schema (the shared keys, then its own) and its `resolveConfig` for direct (non-Cordis)
+ * callers, which fills defaults and throws `INVALID_CONFIG` naming the bad key.
+ */
+export function httpAdapterConfig<C extends HttpAdapterConfig>(defaults: HttpAdapterDefaults, own: HttpAdapterOwnKeys<C>): {
+  Config: Schema<C>
+  resolveConfig(input: Partial<C>): ResolvedHttpAdapterConfig<C>
+} {
+  const keys = Object.keys(own) as (keyof typeof own)[]
+  const schemas = Object.fromEntries(keys.map((key) => [key, own[key].schema]))
+  const invalid = invalidConfig(defaults.owner)
+  return {
+    Config: Schema.object({ ...httpAdapterSchema(defaults), ...schemas }) as unknown as Schema<C>,
+    resolveConfig(input) {
+      const shared = resolveHttpAdapterConfig(input, defaults)
+      const values = Object.fromEntries(keys.map((key) => {
+        const { default: fallback, accepts, requirement } = own[key]
+        const value = (input as Record<keyof typeof own, unknown>)[key] ?? fallback
+        if (!accepts(value)) throw invalid(`${String(key)} ${requirement}, got ${quote(value)}`)
+        return [key, value]
+      }))
+      return { ...shared, ...values } as ResolvedHttpAdapterConfig<C>
+    },
+  }
+}

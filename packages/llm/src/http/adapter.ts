@@ -1,0 +1,112 @@
+import { projectToolUpdates, type ToolProjection } from '../projection.ts'
+import type { GenerateOptions, LlmAdapter, StreamEvent, ToolUpdateMode } from '../types.ts'
+import type { HttpAdapterConfig, ResolvedHttpAdapterConfig } from './adapter-config.ts'
+import { DEFAULT_IDLE_TIMEOUT_MS } from './config.ts'
+import { lazyConnection } from './connect.ts'
+import { failureMapper, type FailureMapperSpec, type SdkApiError } from './failures.ts'
+import { withIdleTimeout } from './idle-timeout.ts'
+
+/** Reads one response's stream units (chunks, events) into stream events. */
+export interface WireStreamReader<Unit> {
+  /** Units read so far (for error messages). */
+  readonly received: number
+  read(unit: Unit): StreamEvent[]
+  /** The closing events; throws when the stream was cut short. */
+  finish(): StreamEvent[]
+}
+
+/** A request body and whether it carries tool-update blocks (and so needs the beta header). */
+export interface WireRequest<Body> {
+  body: Body
+  hasToolUpdates: boolean
+}
+
+/**
+ * What one HTTP adapter package brings to the shared frame: its names, its config, its SDK and its wire
+ * format. Everything else (key handling, cancellation, idle timeout, failure mapping, tool-update modes,
+ * context windows) is the same for every HTTP adapter.
+ */
+export interface HttpAdapterDefinition<C extends ResolvedHttpAdapterConfig, Client, Body, Unit, A extends SdkApiError> {
+  /** Provider id of the adapter (`openai`). */
+  provider: string
+  /** npm name of the adapter, named when the key is missing. */
+  owner: string
+  /** The request path after `baseURL` (`/chat/completions`). */
+  path: string
+  /** Fills defaults and checks the config; throws `INVALID_CONFIG` (see `resolveHttpAdapterConfig`). */
+  resolveConfig(input: Partial<HttpAdapterConfig>): C
+  /** How the SDK's errors read. */
+  failures: FailureMapperSpec<A>
+  /** Name of the header that carries `toolUpdateBeta`. */
+  betaHeader(config: C): string
+  createClient(config: C, apiKey: string): Client
+  buildRequest(options: GenerateOptions, projection: ToolProjection, config: C): WireRequest<Body>
+  /** Sends the streaming request; resolves once the response headers arrived. */
+  send(client: Client, body: Body, init: { signal: AbortSignal; headers?: Record<string, string> }): Promise<AsyncIterable<Unit>>
+  /** A fresh reader for one response. */
+  reader(): WireStreamReader<Unit>
+}
+
+/**
+ * An `LlmAdapter` for one HTTP endpoint of `definition`'s wire format, configured by `input`. Each model's
+ * `toolUpdate` mode decides how tool changes are projected (`projectToolUpdates`); only requests that carry
+ * tool-update blocks get the `<betaHeader>: <toolUpdateBeta>` header. The API key is read at the first request
+ * (`lazyConnection`); a stream silent for `idleTimeoutMs` is abandoned; every failure is an `HttpAdapterError`.
+ */
+export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, Body, Unit, A extends SdkApiError>(
+  definition: HttpAdapterDefinition<C, Client, Body, Unit, A>,
+  input: Partial<HttpAdapterConfig>,
+): LlmAdapter {
+  const config = definition.resolveConfig(input)
+  const betaHeader = definition.betaHeader(config)
+  const modes = new Map(config.models.map((model) => [model.id, model.toolUpdate]))
+  const modeOf = (model: string): ToolUpdateMode => modes.get(model) ?? 'none'
+  const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
+  const failures = failureMapper(definition.failures)
+  const connect = lazyConnection(config, {
+    owner: definition.owner,
+    url: `${config.baseURL.replace(/\/+$/, '')}${definition.path}`,
+    createClient: (apiKey) => definition.createClient(config, apiKey),
+  })
+
+  async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
+    const { signal, model } = options
+    const { client, site } = connect(model)
+    if (signal?.aborted) throw failures.cancelled(site)
+    const { body, hasToolUpdates } = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config)
+    const headers = hasToolUpdates && config.toolUpdateBeta ? { [betaHeader]: config.toolUpdateBeta } : undefined
+    // aborted by the caller's signal or by the idle timeout, whichever comes first
+    const abandon = new AbortController()
+    let units: AsyncIterable<Unit>
+    try {
+      units = await definition.send(client, body, {
+        signal: signal ? AbortSignal.any([signal, abandon.signal]) : abandon.signal,
+        ...headers && { headers },
+      })
+    } catch (error) {
+      throw failures.requestFailure(error, site, signal)
+    }
+    const reader = definition.reader()
+    const onStall = () => {
+      abandon.abort()
+      return failures.stalled(site, reader.received, idleMs)
+    }
+    try {
+      for await (const unit of withIdleTimeout(units, idleMs, onStall)) yield* reader.read(unit)
+      // The SDKs end the iteration quietly when the signal aborts mid-stream.
+      if (signal?.aborted) throw failures.cancelled(site)
+      yield* reader.finish()
+    } catch (error) {
+      throw failures.streamFailure(error, site, reader.received, signal)
+    }
+  }
+
+  const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
+  return {
+    provider: definition.provider,
+    models: config.models.map((model) => model.id),
+    toolUpdate: modeOf,
+    contextWindow: (model) => windows.get(model),
+    stream,
+  }
+}

@@ -1,0 +1,58 @@
+import type { EventSink } from './session.ts'
+
+/**
+ * The ordered write queue every store's writer shares: lines appended while a batch is in flight go out
+ * together in the next batch, so writes never interleave and order is append order. A store says how a
+ * batch is written (`writeBatch`), what a failure means (`fail`, which must set `failure`) and when lines
+ * are durable (`flushed`, on top of `allWritten`).
+ */
+export abstract class WriteQueue implements EventSink {
+  private readonly queue: string[] = []
+  private queued = 0
+  private written = 0
+  private draining: Promise<void> | undefined
+  /** What stopped the queue; every later write and flush throws it. */
+  protected failure: Error | undefined
+
+  write(line: string): void {
+    if (this.failure) throw this.failure
+    this.queue.push(line)
+    this.queued++
+    this.draining ??= this.drain()
+  }
+
+  abstract flushed(): Promise<void>
+
+  /** Lines written so far (handed to the storage; durable only as `flushed` says). */
+  protected get writtenLines(): number {
+    return this.written
+  }
+
+  /** Resolves with the number of lines queued so far once they are all written; throws the failure. */
+  protected async allWritten(): Promise<number> {
+    const target = this.queued
+    while (this.written < target && !this.failure) await this.draining
+    if (this.failure) throw this.failure
+    return target
+  }
+
+  /** Writes one batch, in order; a throw fails the queue. */
+  protected abstract writeBatch(batch: string[]): Promise<void>
+
+  /** Records `error` as the queue's failure (once) and reports it. */
+  protected abstract fail(error: unknown): void
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length && !this.failure) {
+        const batch = this.queue.splice(0)
+        await this.writeBatch(batch)
+        this.written += batch.length
+      }
+    } catch (error) {
+      this.fail(error)
+    } finally {
+      this.draining = undefined
+    }
+  }
+}
