@@ -8,7 +8,7 @@ export default defineConfig({
   // workspace packages export `source` (src/*.ts) next to their built dist/: tests run the sources
   ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
   test: {
-    globalSetup: ['.ci/vitest-build.mjs'],
+    globalSetup: ['.ci/vitest-build.mjs', '.ci/vitest-state.mjs'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // eventsource and eventsource-parser (imported by @modelcontextprotocol/sdk) export a `source` condition
@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: PG_SPECS,
-          globalSetup: ['.ci/vitest-build.mjs', 'packages/session-postgres/tests/global-setup.ts'],
+          globalSetup: ['.ci/vitest-build.mjs', '.ci/vitest-state.mjs', 'packages/session-postgres/tests/global-setup.ts'],
           hookTimeout: 120_000,
         },
       },

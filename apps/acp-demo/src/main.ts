@@ -13,6 +13,8 @@ const USAGE = 'usage: dsh-acp-demo [config.yml]\n'
   + '  -h, --help     print this text (on stderr) and exit\n'
   + '  -V, --version  print the version (on stdout) and exit\n'
   + '  DSH_LOG_LEVEL=silent|error|warn|info|debug (default info)\n'
+  + '  XDG_STATE_HOME: sessions go to $XDG_STATE_HOME (default ~/.local/state)/dsh/sessions/<working folder key>/\n'
+  + '                 unless the app file sets persistenceRoot\n'
 
 guardStdout()
 const args = process.argv.slice(2)

@@ -1,5 +1,7 @@
-import { rm, rmdir } from 'node:fs/promises'
+import { mkdtemp, readdir, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { defaultSessionRoot } from 'dsh-session'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { methods } from '@agentclientprotocol/sdk'
@@ -217,15 +219,27 @@ describe('dsh-acp-demo over stdio', () => {
     expect(missing.stderr()).toMatch(/\/nonexistent\/dsh\/cordis\.yml: cannot read app file/)
   })
 
-  it('boots its own cordis.yml from any working directory', async () => {
-    const agent = start([], { cwd: tmpdir() })
-    const sessionId = await openSession(agent)
+  it('boots its own cordis.yml from any working directory, keeping sessions in the user\'s state folder', async () => {
+    const [cwd, home, state] = await Promise.all(['cwd', 'home', 'state'].map((name) => mkdtemp(join(tmpdir(), `dsh-acp-${name}-`))))
+    const env = { HOME: home, XDG_STATE_HOME: state }
+    const agent = start([], { cwd, env })
+    const sessionId = await openSession(agent, cwd)
+    const idle = (await agent.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId
     expect((await prompt(agent, sessionId, '/call read_file {"path":"a"}')).stopReason).toBe('end_turn')
     expect(messageText(agent.updates, sessionId)).toMatch(/^tool read_file returned: /)
     expect(await agent.stop()).toBe(0)
-    // the shipped file keeps its sessions next to it (./.sessions, git-ignored); remove this test's log
-    const sessions = fileURLToPath(new URL('../.sessions/', import.meta.url))
-    await rm(`${sessions}${sessionId}.jsonl`)
-    await rmdir(sessions).catch(() => {})
+    // an editor starting the agent in a repository finds nothing written there, nor next to the app file
+    expect(await readdir(cwd)).toEqual([])
+    expect(await readdir(home)).toEqual([])
+    await expect(stat(fileURLToPath(new URL(`../.sessions/${sessionId}.jsonl`, import.meta.url)))).rejects.toThrow(/ENOENT/)
+    // the session with a turn is in <state>/dsh/sessions/<working folder key>/; the one without a prompt left nothing
+    expect(await readdir(defaultSessionRoot(cwd, env))).toEqual([`${sessionId}.jsonl`])
+
+    const again = start([], { cwd, env })
+    await again.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+    await again.connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] })
+    expect(await rejection(again.connection.agent.request(methods.agent.session.load, { sessionId: idle, cwd, mcpServers: [] })))
+      .toMatchObject({ message: `cannot load session "${idle}": it is not stored` })
+    expect(await again.stop()).toBe(0)
   })
 })

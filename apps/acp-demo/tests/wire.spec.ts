@@ -76,6 +76,6 @@ describe('command line', () => {
   it('--help lists every option', async () => {
     const app = spawnApp(['--help'])
     expect(await app.exited).toBe(0)
-    for (const part of ['config.yml', '-h, --help', '-V, --version', 'DSH_LOG_LEVEL']) expect(app.stderr()).toContain(part)
+    for (const part of ['config.yml', '-h, --help', '-V, --version', 'DSH_LOG_LEVEL', 'XDG_STATE_HOME']) expect(app.stderr()).toContain(part)
   })
 })

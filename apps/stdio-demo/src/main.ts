@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { BootError, runMain, startApp } from 'dsh-app-boot'
 import { openAgent } from './open-agent.ts'
+import { historyFile } from './history.ts'
 import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
@@ -40,7 +41,7 @@ runMain(async (stopWith) => {
   const outputClosed = new AbortController()
   watchClosed(process.stdout, () => outputClosed.abort(), (error) => outputClosed.abort(error))
   const served = process.stdin.isTTY
-    ? serveRepl(streams, demo, agent).then(() => undefined)
+    ? serveRepl(streams, demo, agent, historyFile()).then(() => undefined)
     : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
   served
     .then(async (failed) => {

@@ -1,15 +1,24 @@
 import { createInterface } from 'node:readline'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
+import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
 import type { StdioDemo } from './plugin.ts'
+import { showThinking } from './thinking.ts'
 
 /**
- * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, Ctrl-C
- * cancels a running turn, clears a half-typed line, and leaves on an empty one; `/exit` or Ctrl-D leaves. Resolves when the user leaves.
+ * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, a spinner
+ * says the model has not answered yet (after the prompt, and after each tool result), Ctrl-C cancels a
+ * running turn, clears a half-typed line, and leaves on an empty one; `/exit` or Ctrl-D leaves. Typed
+ * lines are kept in `historyPath` across runs (up-arrow recalls them). Resolves when the user leaves and
+ * the history is saved.
  */
-export async function serveRepl({ input, output }: Streams, demo: StdioDemo, agent: Agent): Promise<void> {
-  const rl = createInterface({ input, output, terminal: true, prompt: '> ' })
+export async function serveRepl({ input, output, errors }: Streams, demo: StdioDemo, agent: Agent, historyPath?: string): Promise<void> {
+  const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`))
+  const past = history ? await loadHistory(history.path) : []
+  // readline lists history newest first
+  const rl = createInterface({ input, output, terminal: true, prompt: '> ', history: past.reverse(), historySize: HISTORY_LINES })
+  rl.on('history', (lines: string[]) => history?.save([...lines].reverse()))
   let open = true
   let exited = false
   rl.on('close', () => (open = false))
@@ -35,6 +44,7 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
   }
   // Ctrl-D and an idle Ctrl-C leave the cursor right after the prompt marker
   if (!exited) output.write('\n')
+  await history?.settled()
 
   async function answer(line: string) {
     const command = await runCommand(line, demo, agent)
@@ -52,7 +62,10 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
 
   async function turn(line: string) {
     let atLineStart = true
+    // on the terminal only: stdout redirected to a file gets the answer alone
+    let thinking = showThinking(output, errors)
     const write = (text: string) => {
+      thinking.stop()
       output.write(text)
       atLineStart = text.endsWith('\n')
     }
@@ -60,8 +73,10 @@ export async function serveRepl({ input, output }: Streams, demo: StdioDemo, age
       if (update.type === 'text') return write(update.delta)
       const shown = formatActivity(update)
       if (shown) write(`${atLineStart ? '' : '\n'}${shown}\n`)
+      // the result goes back to the model: waiting for it again
+      if (update.type === 'tool-result') thinking = showThinking(output, errors)
     }
-    const result = await agent.prompt(line, { onUpdate })
+    const result = await agent.prompt(line, { onUpdate }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
     else if (result.reason !== 'done') write(`error: ${result.error}\n`)

@@ -14,8 +14,9 @@ on stdout, tool activity and errors on stderr).
 
 Arguments and options:
   app.yml        the app file (a YAML list of loader entries); default: the cordis.yml shipped with the app
-  --sessions     list the stored sessions (id, time of the last event, turns, first prompt), newest first
-  --continue     resume the most recent stored session
+  --sessions     list the stored sessions of this working folder (id, time of the last event, turns, first
+                 prompt), newest first
+  --continue     resume the most recent stored session of this working folder
   --resume <id>  resume the stored session <id> (an unknown id is one error line)
   -h, --help     print this text and exit
   -V, --version  print the version and exit
@@ -23,6 +24,8 @@ Arguments and options:
 Environment:
   DSH_LOG_LEVEL           silent | error | warn | info | debug (default info); logs go to stderr
   DSH_STARTUP_TIMEOUT_MS  how long the first turn waits for tool sources still starting (default 15000)
+  XDG_STATE_HOME          the state folder (default ~/.local/state): sessions in dsh/sessions/<working folder
+                          key>/ unless the app file sets persistenceRoot, REPL history in dsh/stdio-history
   the API-key variables the app file's model entries name (apiKeyEnv)
 
 Exit status: 0 when every turn ended well; 1 when the boot failed, or (piped) when any turn failed, with

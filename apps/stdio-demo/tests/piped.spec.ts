@@ -1,5 +1,6 @@
 import { readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { defaultSessionRoot } from 'dsh-session'
 import { describe, expect, it } from 'vitest'
 import { App, appYaml, headers, run, sessionEvents, tempDir, writeApp } from './setup.ts'
 
@@ -126,10 +127,11 @@ describe('piped stdin', () => {
 
   it('runs the shipped cordis.yml when given no file, from any working directory', async () => {
     const cwd = await tempDir()
-    const result = await run([], 'hi\n', { cwd })
+    const state = await tempDir()
+    const result = await run([], 'hi\n', { cwd, env: { XDG_STATE_HOME: state } })
     expect(result).toMatchObject({ code: 0, stdout: 'echo: hi\n' })
-    // the default persistenceRoot (./.sessions) follows the working directory, not the repository
-    expect((await readdir(join(cwd, '.sessions'))).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1)
+    // the default session folder follows the working directory, in the user's state folder (state-folder.spec.ts)
+    expect((await readdir(defaultSessionRoot(cwd, { XDG_STATE_HOME: state }))).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1)
   })
 })
 

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { defaultSessionRoot } from 'dsh-session'
 import { describe, expect, it } from 'vitest'
 import { App, appYaml, headers, run, sessionEvents, tempDir, writeApp } from './setup.ts'
 
@@ -17,9 +18,10 @@ async function readmeApp(): Promise<string> {
 /** Runs `echo hi | dsh-stdio-demo app.yml` in a fresh folder; returns the exit and the logged request/header lines. */
 async function pipedRun(yaml: string) {
   const cwd = await tempDir()
+  const state = await tempDir()
   await writeFile(join(cwd, 'app.yml'), yaml)
-  const exit = await run(['app.yml'], 'hi\n', { cwd })
-  const events = await sessionEvents(join(cwd, '.sessions'))
+  const exit = await run(['app.yml'], 'hi\n', { cwd, env: { XDG_STATE_HOME: state } })
+  const events = await sessionEvents(defaultSessionRoot(cwd, { XDG_STATE_HOME: state }))
   return { exit, headers: events.filter((event) => event.type === 'request/header').map((event) => JSON.stringify(event.data)) }
 }
 

@@ -8,7 +8,7 @@ describe('command line', () => {
   it('--help lists every option, the log variable and every command, on stdout, exit 0', async () => {
     const result = await run(['--help'], '')
     expect(result).toMatchObject({ code: 0, stderr: '' })
-    for (const part of ['app.yml', '-h, --help', '-V, --version', '--sessions', '--continue', '--resume <id>', 'DSH_LOG_LEVEL', 'Exit status', '/tools', '/prompt', '/call NAME {json}', '/help', '/exit']) {
+    for (const part of ['app.yml', '-h, --help', '-V, --version', '--sessions', '--continue', '--resume <id>', 'DSH_LOG_LEVEL', 'XDG_STATE_HOME', 'Exit status', '/tools', '/prompt', '/call NAME {json}', '/help', '/exit']) {
       expect(result.stdout).toContain(part)
     }
   })

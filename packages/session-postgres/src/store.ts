@@ -113,9 +113,13 @@ export class PgSessionStore extends SessionStoreBase {
     try {
       let session: Session | undefined
       if (mode !== 'open') {
-        const inserted = await writer.connection.query(`INSERT INTO ${ident(this.schema)}.sessions (id) VALUES ($1) ON CONFLICT DO NOTHING`, [id])
-        if (inserted.rowCount === 1) session = new Session(id, { sink: writer })
-        else if (mode === 'create') {
+        // Only checked: the row is inserted with the first events (see SessionWriter), so a session that
+        // gets none leaves nothing; the lock keeps every other process from creating it meanwhile.
+        const found = await writer.connection.query(`SELECT 1 FROM ${ident(this.schema)}.sessions WHERE id = $1`, [id])
+        if (found.rowCount === 0) {
+          writer.storeRowFirst()
+          session = new Session(id, { sink: writer })
+        } else if (mode === 'create') {
           throw new SessionError('EXISTS', `session "${id}" already exists in schema "${this.schema}" at ${this.target.safe}; use open() or openOrCreate()`)
         }
       }

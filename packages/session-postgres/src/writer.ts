@@ -22,6 +22,8 @@ export class SessionWriter extends WriteQueue {
   private closed = false
   /** Seq of the next event to insert; set by the loader once it has read the log. */
   nextSeq = 1
+  /** The session has no row yet: the first batch inserts it in the same statement as its events. */
+  private newSession = false
 
   private constructor(readonly sessionId: string, private readonly client: pg.Client, private readonly place: WriterPlace) {
     super()
@@ -47,6 +49,11 @@ export class SessionWriter extends WriteQueue {
       throw pgFailure(error, place.target, `opening session "${sessionId}"`, 'CONNECT')
     }
     return new SessionWriter(sessionId, client, place)
+  }
+
+  /** Marks a session that is not stored yet: its row goes in with the first batch of events. */
+  storeRowFirst(): void {
+    this.newSession = true
   }
 
   /** The held connection, for reading the session under its lock. */
@@ -76,11 +83,13 @@ export class SessionWriter extends WriteQueue {
   }
 
   protected async writeBatch(batch: string[]): Promise<void> {
+    const s = ident(this.place.schema)
+    const events = `INSERT INTO ${s}.events (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`
     const seqs = batch.map((_, i) => this.nextSeq + i)
-    await this.client.query(
-      `INSERT INTO ${ident(this.place.schema)}.events (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`,
-      [this.sessionId, seqs, batch],
-    )
+    // one statement, so the session's row and its first events commit together or not at all
+    const sql = this.newSession ? `WITH row AS (INSERT INTO ${s}.sessions (id) VALUES ($1)) ${events}` : events
+    await this.client.query(sql, [this.sessionId, seqs, batch])
+    this.newSession = false
     this.nextSeq += batch.length
   }
 

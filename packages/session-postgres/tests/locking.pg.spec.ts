@@ -29,6 +29,21 @@ describe('one writer per session', () => {
     expect((await rejection(a.sessions.open('held'))).code).toBe('BUSY')
   })
 
+  it('holds a created id with its lock before any event is stored; closed without events, it leaves no row', async () => {
+    const schema = freshSchema()
+    const a = await startStore({ schema })
+    const b = await startStore({ schema })
+    await a.sessions.create('reserved')
+    expect((await rejection(b.sessions.create('reserved'))).code).toBe('BUSY')
+    expect(await b.sessions.list()).toEqual([])
+    await a.sessions.close('reserved')
+    expect((await sql(`SELECT id FROM "${schema}".sessions`)).rows).toEqual([])
+    const taken = await b.sessions.create('reserved')
+    taken.append('turn/start', { turn: 1 })
+    await taken.flushed()
+    expect((await sql(`SELECT id FROM "${schema}".sessions`)).rows).toEqual([{ id: 'reserved' }])
+  })
+
   it('loses the lock with the connection: the writer fails its turn naming the store, the process keeps serving', async () => {
     const schema = freshSchema()
     const a = await startStore({ schema, applicationName: 'dsh-writer-a' })

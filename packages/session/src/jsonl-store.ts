@@ -1,5 +1,6 @@
 import nodeFs, { promises as fs } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { Durability } from './durability.ts'
 import { type LogLine, type ReadLinesOptions, readLineBatches } from './line-reader.ts'
 import { SessionError } from './errors.ts'
@@ -9,7 +10,8 @@ import { WriteQueue } from './write-queue.ts'
 /**
  * Appends lines to one JSONL file through the ordered write queue and one open file: one write per batch
  * (the lines appended in one tick, or while an fsync was in flight). `durability` decides when the lines
- * are also fsynced (see `Durability`).
+ * are also fsynced (see `Durability`). A writer for a new session (`fresh`) creates its folder and file
+ * at the first write, and only if no file is there yet.
  */
 export class JsonlWriter extends WriteQueue {
   private synced = 0
@@ -20,6 +22,7 @@ export class JsonlWriter extends WriteQueue {
     readonly path: string,
     private readonly onFailure: (error: SessionError) => void = () => {},
     readonly durability: Durability = 'turn',
+    private fresh = false,
   ) {
     super()
   }
@@ -42,7 +45,7 @@ export class JsonlWriter extends WriteQueue {
   }
 
   protected async writeBatch(batch: string[]): Promise<void> {
-    const file = await (this.file ??= open(this.path, 'a'))
+    const file = await (this.file ??= this.openFile())
     // A plain write reaches the page cache in microseconds and never waits for the disk, so it is made in
     // place, not through the thread pool; the fsync (the slow part) stays asynchronous.
     writeFully(file.fd, batch.join(''))
@@ -52,6 +55,19 @@ export class JsonlWriter extends WriteQueue {
     if (this.durability === 'event') {
       await file.datasync()
       this.synced = this.writtenLines + batch.length
+    }
+  }
+
+  private async openFile(): Promise<FileHandle> {
+    if (!this.fresh) return open(this.path, 'a')
+    await fs.mkdir(dirname(this.path), { recursive: true })
+    try {
+      const file = await open(this.path, 'wx')
+      this.fresh = false
+      return file
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      throw new Error('another store created this session\'s log after this one created the session')
     }
   }
 
@@ -92,16 +108,18 @@ function checkLinked(file: FileHandle): void {
   if (nodeFs.fstatSync(file.fd).nlink === 0) throw new Error('the file was deleted while the session was open')
 }
 
-/** Creates an empty log file; fails with EXISTS if one is already there. */
-export async function createLogFile(path: string): Promise<void> {
+/**
+ * Checks that a new session may take `path`: fails with EXISTS when a log is there, and with the file
+ * system's error when the path cannot be a file in a folder (a part of it is a file, say). Writes nothing.
+ */
+export async function checkLogFree(path: string): Promise<void> {
   try {
-    await fs.writeFile(path, '', { flag: 'wx' })
+    await fs.stat(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new SessionError('EXISTS', `session log ${path} already exists; use open() or openOrCreate()`)
-    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
     throw error
   }
+  throw new SessionError('EXISTS', `session log ${path} already exists; use open() or openOrCreate()`)
 }
 
 export interface LoadHooks {

@@ -17,7 +17,11 @@ export interface SessionStoreApi {
    * password); front doors use it in listings and errors.
    */
   readonly location: string
-  /** Starts a new, empty session; a random id when none is given. Fails with EXISTS for a taken id. */
+  /**
+   * Starts a new, empty session; a random id when none is given. Fails with EXISTS when the id is open in
+   * this store or stored. Persists nothing: the session is stored with its first append, so one that gets
+   * no event leaves nothing behind (another store does not list it, cannot open it, and may create it).
+   */
   create(id?: string): Promise<Session>
   /** Loads a persisted session (or returns the one already open). Fails with NOT_FOUND when there is none. */
   open(id: string): Promise<Session>

@@ -5,7 +5,8 @@ import type { Context, Logger } from 'cordis'
 import Schema from 'schemastery'
 import { SessionError } from './errors.ts'
 import { DURABILITY_MODES, type Durability } from './durability.ts'
-import { JsonlWriter, createLogFile, loadSession } from './jsonl-store.ts'
+import { JsonlWriter, checkLogFree, loadSession } from './jsonl-store.ts'
+import { defaultSessionRoot } from './state-folder.ts'
 import { Session } from './session.ts'
 import type { SessionStoreApi } from './store-api.ts'
 import { SessionStoreBase, isSessionId } from './store-base.ts'
@@ -17,7 +18,8 @@ declare module 'cordis' {
 }
 
 export interface SessionStoreConfig {
-  persistenceRoot: string
+  /** Folder of the logs; omitted means the user's state folder for this working folder (`defaultSessionRoot()`). */
+  persistenceRoot?: string
   persist: boolean
   /** When appends are fsynced; omitted means `turn`. */
   durability?: Durability
@@ -28,8 +30,9 @@ const LOG_SUFFIX = '.jsonl'
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
 export class SessionStore extends SessionStoreBase {
   static Config: Schema<SessionStoreConfig> = Schema.object({
-    persistenceRoot: Schema.string().min(1).default('./.sessions')
-      .description('Directory of the session logs; a relative path is resolved against the working directory at startup.'),
+    persistenceRoot: Schema.string().min(1)
+      .description('Directory of the session logs; a relative path is resolved against the working directory at startup. '
+        + 'Omitted: <state>/dsh/sessions/<working folder key>, where <state> is $XDG_STATE_HOME or ~/.local/state.'),
     persist: Schema.boolean().default(true)
       .description('Write sessions to JSONL files; false keeps them in memory only.'),
     durability: Schema.union(DURABILITY_MODES.map((mode) => Schema.const(mode))).default('turn')
@@ -48,7 +51,7 @@ export class SessionStore extends SessionStoreBase {
 
   constructor(ctx: Context, config: SessionStoreConfig) {
     super(ctx)
-    this.root = resolve(process.cwd(), config.persistenceRoot)
+    this.root = config.persistenceRoot === undefined ? defaultSessionRoot() : resolve(process.cwd(), config.persistenceRoot)
     this.persist = config.persist
     this.durability = config.durability ?? 'turn'
     this.location = this.persist ? this.root : 'memory (persist: false)'
@@ -89,9 +92,8 @@ export class SessionStore extends SessionStoreBase {
   protected async createNew(id: string): Promise<Session> {
     if (!this.persist) return new Session(id)
     const path = this.pathOf(id)
-    await fs.mkdir(this.root, { recursive: true })
-    await createLogFile(path)
-    return new Session(id, { sink: this.writer(id, path) })
+    await checkLogFree(path)
+    return new Session(id, { sink: this.writer(id, path, true) })
   }
 
   protected async load(id: string): Promise<Session> {
@@ -100,8 +102,8 @@ export class SessionStore extends SessionStoreBase {
     return loadSession(id, path, { warn: message => this.logger.warn(message), writer: this.writer(id, path) })
   }
 
-  private writer(id: string, path: string): JsonlWriter {
-    const writer = new JsonlWriter(path, error => this.logger.error(error), this.durability)
+  private writer(id: string, path: string, fresh = false): JsonlWriter {
+    const writer = new JsonlWriter(path, error => this.logger.error(error), this.durability, fresh)
     this.writers.set(id, writer)
     return writer
   }

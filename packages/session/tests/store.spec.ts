@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { SessionError, SessionStore } from '../src/index.ts'
+import { SessionError, SessionStore, defaultSessionRoot, stateHome } from '../src/index.ts'
 import { chatTurn, header, readLines, registryUpdate, setup, tempDir, tool } from './helpers.ts'
 
 async function expectCode(promise: Promise<unknown>, code: string, ...fragments: string[]) {
@@ -13,9 +13,10 @@ async function expectCode(promise: Promise<unknown>, code: string, ...fragments:
 }
 
 describe('SessionStore config', () => {
-  it('defaults to ./.sessions under the working directory, persisted', async () => {
+  it('defaults to the state folder of the working directory, persisted', async () => {
     const { sessions } = await setup()
-    expect(sessions.root).toBe(resolve(process.cwd(), '.sessions'))
+    expect(sessions.root).toBe(defaultSessionRoot(process.cwd(), process.env))
+    expect(sessions.root.startsWith(join(stateHome(process.env), 'dsh', 'sessions'))).toBe(true)
   })
 
   it('resolves a relative persistenceRoot against the working directory', async () => {
@@ -62,7 +63,49 @@ describe('SessionStore ids', () => {
     const random = await sessions.create()
     expect(random.id).toMatch(/^[A-Za-z0-9_-]{1,128}$/)
     expect(random.id).not.toBe((await sessions.create()).id)
-    expect((await fs.readdir(root)).sort()).toContain(`${long.id}.jsonl`)
+    long.append('turn/start', { turn: 1 })
+    await long.flushed()
+    expect(await fs.readdir(root)).toEqual([`${long.id}.jsonl`])
+  })
+})
+
+describe('SessionStore lazy logs', () => {
+  it('writes no folder and no file until the first append, then both', async () => {
+    const root = join(await tempDir(), 'nested', 'logs')
+    const { sessions } = await setup({ persistenceRoot: root })
+    const session = await sessions.create('late')
+    await sessions.openOrCreate('other')
+    await session.flushed()
+    await sessions.flush()
+    await expect(fs.stat(root)).rejects.toThrow(/ENOENT/)
+    session.append('turn/start', { turn: 1 })
+    await session.flushed()
+    expect(await fs.readdir(root)).toEqual(['late.jsonl'])
+    await sessions.close('other')
+    expect(await fs.readdir(root)).toEqual(['late.jsonl'])
+  })
+
+  it('fails create() when a part of persistenceRoot is a file, naming the path', async () => {
+    const root = await tempDir()
+    await fs.writeFile(join(root, 'blocker'), '')
+    const { sessions } = await setup({ persistenceRoot: join(root, 'blocker', 'deeper') })
+    const error = await sessions.create('s').then(() => undefined, (e: Error) => e)
+    expect(error?.message).toMatch(/ENOTDIR.*blocker/)
+  })
+
+  it('a first append fails WRITE_FAILED when another store created the same log in between', async () => {
+    const root = await tempDir()
+    const { sessions, logs } = await setup({ persistenceRoot: root })
+    const mine = await sessions.create('race')
+    const other = await setup({ persistenceRoot: root })
+    const theirs = await other.sessions.create('race')
+    theirs.append('turn/start', { turn: 1 })
+    await theirs.flushed()
+    mine.append('turn/start', { turn: 1 })
+    const error = await mine.flushed().then(() => undefined, (e: unknown) => e)
+    expect(error).toMatchObject({ code: 'WRITE_FAILED', message: expect.stringContaining('another store created') })
+    expect(logs.some(message => message.type === 'error')).toBe(true)
+    expect(await readLines(join(root, 'race.jsonl'))).toHaveLength(2)
   })
 })
 
@@ -144,7 +187,8 @@ describe('SessionStore lifecycle', () => {
     const root = await tempDir()
     const { sessions, logs } = await setup({ persistenceRoot: join(root, 'logs') })
     const session = await sessions.create('doomed')
-    await fs.rm(join(root, 'logs'), { recursive: true })
+    // the log's folder is made at the first append; a file in its place makes that fail
+    await fs.writeFile(join(root, 'logs'), '')
     session.append('turn/start', { turn: 1 })
     const error = await session.flushed().then(() => undefined, (e: unknown) => e)
     expect(error).toMatchObject({ code: 'WRITE_FAILED' })

@@ -148,12 +148,37 @@ export function storeContract(name: string, harness: StoreContractHarness): void
     it('refuses to create a session that another store already persisted', async () => {
       const storage = await space()
       const first = await start(storage)
-      await first.sessions.create('kept')
+      ;(await first.sessions.create('kept')).append('contract/observed', { n: 1 })
       await first.dispose()
       const second = await start(storage)
       expect((await failure(second.sessions.create('kept'))).code).toBe('EXISTS')
       expect(await second.sessions.list()).toEqual(['kept'])
       expect((await second.sessions.openOrCreate('kept')).resumed).toBe(true)
+    })
+
+    it('stores a session with its first append: one without events leaves nothing behind', async () => {
+      const storage = await space()
+      const first = await start(storage)
+      await first.sessions.create('never')
+      await first.sessions.openOrCreate('either')
+      const closed = await first.sessions.create('closed')
+      expect(await first.sessions.list()).toEqual(['closed', 'either', 'never'])
+      await first.sessions.close('closed')
+      expect(closed.events()).toEqual([])
+      await first.dispose()
+
+      const second = await start(storage)
+      expect(await second.sessions.list()).toEqual([])
+      for (const id of ['never', 'either', 'closed']) expect((await failure(second.sessions.open(id))).code).toBe('NOT_FOUND')
+      const again = await second.sessions.create('never')
+      expect(again.resumed).toBe(false)
+      again.append('contract/observed', { n: 1 })
+      expect((await second.sessions.openOrCreate('either')).resumed).toBe(false)
+      await second.dispose()
+
+      const third = await start(storage)
+      expect(await third.sessions.list()).toEqual(['never'])
+      expect((await third.sessions.open('never')).lastSeq).toBe(1)
     })
 
     it('shares one load between concurrent opens', async () => {
@@ -204,8 +229,12 @@ export function storeContract(name: string, harness: StoreContractHarness): void
         for (const [type, data] of steps) session.append(type, data)
         await store.dispose()
         const reader = await start(storage)
-        const loaded = await reader.sessions.open(id)
-        expect(bytes(loaded)).toBe(bytes(session))
+        if (steps.length === 0) {
+          // nothing appended, nothing stored
+          expect((await failure(reader.sessions.open(id))).code).toBe('NOT_FOUND')
+        } else {
+          expect(bytes(await reader.sessions.open(id))).toBe(bytes(session))
+        }
         await reader.dispose()
       }), { numRuns: harness.propertyRuns ?? 30 })
     })

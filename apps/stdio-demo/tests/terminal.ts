@@ -1,0 +1,70 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { onTestFinished } from 'vitest'
+import { BIN, writeApp } from './setup.ts'
+
+/** util-linux `script` gives the bin a real pseudo-terminal; specs that need one skip without it. */
+export const hasScript = spawnSync('script', ['--version']).status === 0
+
+/** The bin on a pseudo-terminal: what the terminal shows so far, keys to type, and the exit code. */
+export interface Terminal {
+  screen(): string
+  /** Waits until `text` shows at or after `from`; returns the index just past it. */
+  until(text: string, from?: number): Promise<number>
+  type(keys: string): void
+  exited: Promise<number | null>
+}
+
+/**
+ * Runs `dsh-stdio-demo <args>` on a pseudo-terminal (`redirect`, e.g. `> out.txt`, is appended to the
+ * shell command line). `TERM` defaults to xterm, on which readline's arrow keys work.
+ */
+export function openTerminal(args: string[], env: Record<string, string> = {}, redirect = '', cwd?: string): Terminal {
+  const command = [process.execPath, BIN, ...args].map((part) => `"${part}"`).join(' ')
+  const child = spawn('script', ['-qfec', `${command} ${redirect}`, '/dev/null'], {
+    cwd,
+    env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'xterm', ...env },
+  })
+  let screen = ''
+  const waiters: (() => void)[] = []
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    screen += chunk
+    for (const wake of waiters.splice(0)) wake()
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  onTestFinished(() => { child.kill() })
+  return {
+    screen: () => screen,
+    async until(text, from = 0) {
+      const deadline = Date.now() + 8000
+      while (!screen.includes(text, from)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${JSON.stringify(text)} on the terminal; it shows:\n${screen}`)
+        await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100) })
+      }
+      return screen.indexOf(text, from) + text.length
+    },
+    type: (keys) => child.stdin.write(keys),
+    exited,
+  }
+}
+
+/**
+ * An app file on the scripted model `script-model` answering `responses` in turn (see dsh-llm-scripted),
+ * with one tool, `get_time` (result `noon`), and `welcome` as the REPL's first line.
+ */
+export async function scriptedApp(welcome: string, responses: unknown[]): Promise<{ file: string; dir: string }> {
+  const { file, dir } = await writeApp(`
+- id: app
+  name: dsh-stdio-demo
+  config: { persistenceRoot: ./sessions, welcome: ${JSON.stringify(welcome)}, model: script-model }
+- id: tools
+  name: dsh-tools-static
+  config: { tools: [{ name: get_time, description: Time., result: noon }] }
+- id: script
+  name: dsh-llm-scripted
+  config: { models: [script-model], script: ./script.json }
+`)
+  await writeFile(join(dir, 'script.json'), JSON.stringify({ responses }))
+  return { file, dir }
+}
