@@ -28,8 +28,11 @@ export function findOwners(ctx: Context, entries: readonly BootedEntry[], provid
     for (const label of effectLabels(fiber)) {
       const match = REGISTER.exec(label)
       const mcp = MCP.exec(label)
-      if (mcp) servers.set(mcp[1], JSON.parse(mcp[2]) as string)
-      else if (match) registered.set(match[1], { plugin: fiber.name, entry })
+      if (mcp) {
+        // one tool, or a listing registered at once (`batchRegistrationLabel`: a JSON list of names)
+        const tools = mcp[1].startsWith('[') ? JSON.parse(mcp[1]) as string[] : [mcp[1]]
+        for (const tool of tools) servers.set(tool, JSON.parse(mcp[2]) as string)
+      } else if (match) registered.set(match[1], { plugin: fiber.name, entry })
       else if (label === PROVIDER) {
         const list = providerFibers.get(fiber.name) ?? []
         list.push({ plugin: fiber.name, entry })

@@ -24,14 +24,23 @@ export const MAX_LINE_BYTES = 256 * 1024 * 1024
 const CHUNK_BYTES = 1024 * 1024
 
 /**
- * Reads a file as a stream of UTF-8 lines, a chunk at a time, so a log of any size can be read: only one
- * line is ever decoded into a string at once, never the whole file.
+ * Reads a file as a stream of UTF-8 lines, a chunk at a time, so a log of any size can be read: each line
+ * is decoded into a string of its own, never the whole file (nor a whole chunk).
  */
 export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<LogLine> {
+  for await (const batch of readLineBatches(path, options)) yield* batch
+}
+
+/**
+ * The lines of a file as `readLines` reads them, handed over one chunk's worth at a time: a loader of a
+ * large log then pays one await per chunk (1 MiB) instead of one per line.
+ */
+export async function* readLineBatches(path: string, options: ReadLinesOptions = {}): AsyncGenerator<LogLine[]> {
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
   const file = await open(path, 'r')
   try {
+    // The start of a line that runs past the end of the chunks read so far.
     let pending: Buffer[] = []
     let pendingBytes = 0
     let number = 0
@@ -42,6 +51,7 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
       const chunk = Buffer.allocUnsafe(chunkBytes)
       const { bytesRead } = await file.read(chunk, 0, chunkBytes, null)
       if (bytesRead === 0) break
+      const batch: LogLine[] = []
       let start = 0
       for (;;) {
         const newline = chunk.indexOf(10, start)
@@ -51,9 +61,9 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
         const text = pending.length
           ? Buffer.concat([...pending, chunk.subarray(start, newline)]).toString('utf8')
           : chunk.toString('utf8', start, newline)
-        yield { text, number: ++number, offset, terminated: true }
+        batch.push({ text, number: ++number, offset, terminated: true })
         offset += bytes + 1
-        pending = []
+        if (pending.length) pending = []
         pendingBytes = 0
         start = newline + 1
       }
@@ -62,8 +72,9 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
         pendingBytes += bytesRead - start
         if (pendingBytes > maxLineBytes) throw tooLong()
       }
+      if (batch.length) yield batch
     }
-    if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString('utf8'), number: ++number, offset, terminated: false }
+    if (pendingBytes > 0) yield [{ text: Buffer.concat(pending).toString('utf8'), number: ++number, offset, terminated: false }]
   } finally {
     await file.close()
   }

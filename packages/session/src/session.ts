@@ -1,5 +1,6 @@
-import { describeValue, type ChatMessage, type FrozenList, type ToolHistorySnapshot, deepFreeze, frozenJsonCopy } from 'dsh-core'
+import { describeValue, type ChatMessage, type FrozenList, type ToolHistorySnapshot, frozenJsonCopy } from 'dsh-core'
 import { SessionError } from './errors.ts'
+import { freezeParsed } from './freeze-parsed.ts'
 import type { EventData, SessionEvent } from './events.ts'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
@@ -134,7 +135,7 @@ export class Session {
     }
     validateEvent(envelope.type, envelope.data)
     this.checkReferences(envelope.type as string, envelope.data)
-    const event = deepFreeze(envelope) as unknown as SessionEvent
+    const event = freezeParsed(envelope) as unknown as SessionEvent
     this.log.push(event)
     return event
   }

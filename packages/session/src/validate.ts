@@ -161,17 +161,21 @@ export function validateEvent(type: unknown, data: unknown): void {
   if (problem) fail(problem.path, `JSON (${problem.reason})`, problem.value)
 }
 
+// Field lists are fixed: listed once each, not on every event (logs of millions of events are validated on load).
+const fieldLists = new WeakMap<Record<string, Field>, readonly (readonly [string, Field])[]>()
+
 function checkFields(data: Record<string, unknown>, fields: Record<string, Field>, base: string, fail: Fail): void {
-  const at = (key: string) => base ? `${base}.${key}` : key
-  for (const key of Object.keys(data)) {
-    if (!Object.hasOwn(fields, key) && data[key] !== undefined) {
-      fail(at(key), `absent (unknown field; valid fields: ${Object.keys(fields).join(', ')})`, data[key])
+  for (const key in data) {
+    if (!Object.hasOwn(fields, key) && Object.hasOwn(data, key) && data[key] !== undefined) {
+      fail(base ? `${base}.${key}` : key, `absent (unknown field; valid fields: ${Object.keys(fields).join(', ')})`, data[key])
     }
   }
-  for (const [key, field] of Object.entries(fields)) {
+  let list = fieldLists.get(fields)
+  if (!list) fieldLists.set(fields, list = Object.entries(fields))
+  for (const [key, field] of list) {
     const value = data[key]
     if (value === undefined && field.optional) continue
-    field.check(value, at(key), fail)
+    field.check(value, base ? `${base}.${key}` : key, fail)
   }
 }
 

@@ -62,6 +62,18 @@ describe('JSONL persistence', () => {
     }
   })
 
+  it('loads events frozen at every depth', async () => {
+    const call = { id: 'c1', name: 'read', arguments: { path: 'a.ts', options: { lines: [1, 2], deep: { flag: true } } } }
+    const { sessions } = await logWith(line(1, 'assistant/message', { turn: 1, step: 1, text: '', toolCalls: [call] }) + '\n')
+    const [event] = (await sessions.open('s')).events() as any[]
+    expect(event.data.toolCalls[0].arguments).toEqual(call.arguments)
+    for (const node of [event, event.data, event.data.toolCalls, event.data.toolCalls[0], event.data.toolCalls[0].arguments,
+      event.data.toolCalls[0].arguments.options, event.data.toolCalls[0].arguments.options.lines, event.data.toolCalls[0].arguments.options.deep]) {
+      expect(Object.isFrozen(node)).toBe(true)
+    }
+    expect(() => { event.data.toolCalls[0].arguments.options.deep.flag = false }).toThrow(TypeError)
+  })
+
   it('loads an empty log as an empty resumed session', async () => {
     const { sessions } = await logWith('')
     const session = await sessions.open('s')

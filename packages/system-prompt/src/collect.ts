@@ -8,43 +8,96 @@ import type { AssembleContext, ToolProviderResult } from './types.ts'
 
 
 /** One provider's answer, snapshotted, checked and sorted once per distinct `schemas` array. */
-interface Prepared {
-  sorted: readonly ToolSchema[]
-  names: ReadonlySet<string>
+class Prepared {
+  private nameSet: ReadonlySet<string> | undefined
+  private positions: Map<ToolSchema, number> | undefined
+
+  constructor(readonly sorted: readonly ToolSchema[]) {}
+
+  /** The tools' names (built on first use: an assembly without toolOrder never asks). */
+  get names(): ReadonlySet<string> {
+    return this.nameSet ??= new Set(this.sorted.map((schema) => schema.name))
+  }
+
+  /** Snapshot → its index in `sorted`, for the next answer of the same provider. */
+  get index(): Map<ToolSchema, number> {
+    if (!this.positions) {
+      this.positions = new Map()
+      this.sorted.forEach((schema, position) => this.positions!.set(schema, position))
+    }
+    return this.positions
+  }
 }
 
 // per key order: the same frozen array prepares to different snapshots in each
 const preparedBy: Record<SchemaKeyOrder, WeakMap<readonly ToolSchema[], Prepared>> = { canonical: new WeakMap(), registered: new WeakMap() }
 const knownSets = new WeakMap<readonly string[], ReadonlySet<string>>()
+const byName = (a: ToolSchema, b: ToolSchema) => compareCodeUnits(a.name, b.name)
 
-function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: SchemaKeyOrder): Prepared {
+/** Below this many tools a full sort is as cheap as following the changes. */
+const INCREMENTAL_MIN = 256
+
+function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: SchemaKeyOrder, previous?: Prepared): Prepared {
   const prepared = preparedBy[keyOrder]
   const cached = prepared.get(schemas)
   if (cached) return cached
-  const sorted = schemas.map((schema) => snapshotSchema(schema, owner, keyOrder))
-  sorted.sort((a, b) => compareCodeUnits(a.name, b.name))
-  const names = new Set<string>()
-  for (const schema of sorted) {
-    if (schema.name === TOOL_ORDER_REST) {
+  const snapshots = schemas.map((schema) => snapshotSchema(schema, owner, keyOrder))
+  const sorted = (previous && previous.sorted.length >= INCREMENTAL_MIN && changed(previous, snapshots, owner)) || snapshots.sort(byName)
+  for (let index = 0; index < sorted.length; index++) {
+    const { name } = sorted[index]!
+    if (name === TOOL_ORDER_REST) {
       throw new SystemPromptError('RESERVED_TOOL_NAME', `tool provider ${owner} returned a tool named ${quote(TOOL_ORDER_REST)}, which is reserved for toolOrder's rest entry`)
     }
-    if (names.has(schema.name)) {
-      throw new SystemPromptError('DUPLICATE_TOOL', `tool ${quote(schema.name)} is contributed twice by ${owner}; providers reject duplicate tool names`)
-    }
-    names.add(schema.name)
+    if (index > 0 && sorted[index - 1]!.name === name) throw duplicate(name, owner)
   }
-  const result = { sorted, names }
+  const result = new Prepared(sorted)
   // A frozen input cannot change behind the cache; a mutable one is re-read each time it is returned.
   if (Object.isFrozen(schemas)) prepared.set(schemas, result)
   return result
+}
+
+/**
+ * The provider's new answer sorted by following what changed since its last one: the tools it still
+ * returns keep their order, and only the new ones are sorted and merged in, so a change of a few tools (an
+ * MCP server re-listing) costs O(N) instead of a sort of all N. Undefined when most of the list changed,
+ * or when a tool object comes twice (the full sort then reports it).
+ */
+function changed(previous: Prepared, snapshots: readonly ToolSchema[], owner: string): ToolSchema[] | undefined {
+  const index = previous.index
+  const kept = new Uint8Array(previous.sorted.length)
+  const added: ToolSchema[] = []
+  let keptCount = 0
+  for (const snapshot of snapshots) {
+    const position = index.get(snapshot)
+    if (position === undefined) added.push(snapshot)
+    else if (kept[position]) return undefined
+    else {
+      kept[position] = 1
+      keptCount++
+    }
+  }
+  if (added.length * 8 > snapshots.length) return undefined
+  const base = keptCount === previous.sorted.length ? previous.sorted : previous.sorted.filter((_, position) => kept[position])
+  try {
+    return mergeSorted([base, added.sort(byName)])
+  } catch (error) {
+    if (error instanceof DuplicateName) throw duplicate(error.name, owner)
+    throw error
+  }
+}
+
+function duplicate(name: string, owner: string) {
+  return new SystemPromptError('DUPLICATE_TOOL', `tool ${quote(name)} is contributed twice by ${owner}; providers reject duplicate tool names`)
 }
 
 function knownSet(knownNames: readonly string[] | undefined, fallback: ReadonlySet<string>): ReadonlySet<string> {
   if (!knownNames) return fallback
   let set = knownSets.get(knownNames)
   if (!set) {
-    set = new Set([...knownNames, ...fallback])
-    if (Object.isFrozen(knownNames)) knownSets.set(knownNames, set)
+    const names = new Set(knownNames)
+    for (const name of fallback) names.add(name)
+    if (Object.isFrozen(knownNames)) knownSets.set(knownNames, names)
+    set = names
   }
   return set
 }
@@ -67,6 +120,8 @@ export interface Collection {
  */
 export class ToolCollector {
   private last: { keys: unknown[]; collection: Collection } | undefined
+  /** Each provider's last prepared answer, to follow its next one by changes. */
+  private previous = new Map<ProviderEntry, Prepared>()
 
   constructor(private readonly keyOrder: SchemaKeyOrder = 'canonical') {}
 
@@ -87,7 +142,8 @@ export class ToolCollector {
     if (this.last && sameKeys(this.last.keys, keys) && keys.every((key) => !Array.isArray(key) || Object.isFrozen(key))) {
       return this.last.collection
     }
-    const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner, this.keyOrder) }))
+    const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner, this.keyOrder, this.previous.get(entry)) }))
+    this.previous = new Map(parts.map((part) => [part.entry, part.prepared]))
     let tools: ToolSchema[]
     try {
       tools = mergeSorted(parts.map((part) => part.prepared.sorted))
@@ -96,12 +152,14 @@ export class ToolCollector {
       const owners = parts.filter((part) => part.prepared.names.has(error.name)).map((part) => part.entry.owner)
       throw new SystemPromptError('DUPLICATE_TOOL', `tool ${quote(error.name)} is contributed twice (by ${owners.join(' and ')}); providers reject duplicate tool names`)
     }
-    const known = parts.map((part) => knownSet(part.result.knownNames, part.prepared.names))
+    // Built on first use: only a toolOrder (and its error messages) asks which names are known.
+    let known: ReadonlySet<string>[] | undefined
+    const knownParts = () => known ??= parts.map((part) => knownSet(part.result.knownNames, part.prepared.names))
     const collection: Collection = {
       tools,
-      knows: (name) => known.some((set) => set.has(name)),
-      knownNames: () => [...new Set(known.flatMap((set) => [...set]))].sort(compareCodeUnits),
-      eachKnown: function* () { for (const set of known) yield* set },
+      knows: (name) => knownParts().some((set) => set.has(name)),
+      knownNames: () => [...new Set(knownParts().flatMap((set) => [...set]))].sort(compareCodeUnits),
+      eachKnown: function* () { for (const set of knownParts()) yield* set },
       // in tool order: the order providers registered in is observable nowhere
       owners: () => {
         const ownerOf = (name: string) => parts.find((part) => part.prepared.names.has(name))!.entry.owner

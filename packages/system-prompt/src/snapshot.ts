@@ -1,4 +1,4 @@
-import { canonicalJson, compareCodeUnits, deepFreeze, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
+import { canonicalJson, compareCodeUnits, deepFreeze, frozenJsonCopy, isDeepFrozen, quote, type ToolSchema } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
 
 /**
@@ -20,12 +20,14 @@ interface Store {
    * time. Held weakly: a text stays only while some snapshot still uses its parameters.
    */
   interned: Map<string, WeakRef<object>>
+  /** Copies in this order of deeply frozen parameters kept in another order, by the frozen object. */
+  reordered: WeakMap<object, object>
 }
 
 // One store per key order: a snapshot issued in one order is not a snapshot in the other.
 const stores: Record<SchemaKeyOrder, Store> = {
-  canonical: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map() },
-  registered: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map() },
+  canonical: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map(), reordered: new WeakMap() },
+  registered: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map(), reordered: new WeakMap() },
 }
 
 /** Every snapshot issued, and every parameters object known to be deeply frozen. */
@@ -62,21 +64,34 @@ function usableAsIs(parameters: object, keyOrder: SchemaKeyOrder): boolean {
 
 /**
  * Frozen parameters in `keyOrder`: a deeply frozen object already in that order is kept as it is (no one can
- * change it); otherwise parameters equal to ones seen before share one frozen copy.
+ * change it); a deeply frozen one in another order gets one copy, remembered by identity; otherwise
+ * parameters equal to ones seen before share one frozen copy.
  */
-function frozenParameters(parameters: object, keyOrder: SchemaKeyOrder, store: Store): object {
-  if (usableAsIs(parameters, keyOrder)) {
+function frozenParameters(parameters: object, keyOrder: SchemaKeyOrder, store: Store, asIs: boolean): object {
+  if (asIs) {
     // Registered with dsh-core too, so later deep freezes of requests that carry it stop here.
     frozen.add(deepFreeze(parameters))
     return parameters
   }
+  if (isDeeplyFrozen(parameters)) {
+    // Cannot change, so its identity is its key: no text to build and keep (registered tools take this way).
+    let copy = store.reordered.get(parameters)
+    if (!copy) store.reordered.set(parameters, copy = frozenCopy(parameters, keyOrder))
+    return copy
+  }
   const key = JSON.stringify(parameters)
   const known = store.interned.get(key)?.deref()
   if (known) return known
-  const copy = deepFreeze(keyOrder === 'canonical' ? canonicalJson(parameters) : structuredClone(parameters))
-  frozen.add(copy)
+  const copy = frozenCopy(parameters, keyOrder)
   store.interned.set(key, new WeakRef(copy))
   forget.register(copy, { interned: store.interned, key })
+  return copy
+}
+
+/** A deeply frozen copy in `keyOrder`, frozen and registered with dsh-core in the pass that copies it. */
+function frozenCopy(parameters: object, keyOrder: SchemaKeyOrder): object {
+  const copy = keyOrder === 'canonical' ? frozenJsonCopy(canonicalJson(parameters)) : deepFreeze(structuredClone(parameters))
+  frozen.add(copy)
   return copy
 }
 
@@ -114,9 +129,10 @@ export function snapshotSchema(schema: unknown, owner: string, keyOrder: SchemaK
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new SystemPromptError('INVALID_TOOL_SCHEMA', `tool ${quote(name)} from ${owner} has parameters that are not a JSON Schema object`)
   }
-  const exact = Object.isFrozen(schema) && hasSnapshotKeys(schema) && usableAsIs(parameters, keyOrder)
+  const asIs = usableAsIs(parameters, keyOrder)
+  const exact = asIs && Object.isFrozen(schema) && hasSnapshotKeys(schema)
   const copy = exact ? schema as ToolSchema
-    : deepFreeze({ name, description, parameters: frozenParameters(parameters, keyOrder, store) }) as ToolSchema
+    : deepFreeze({ name, description, parameters: frozenParameters(parameters, keyOrder, store, asIs) }) as ToolSchema
   if (exact) frozen.add(deepFreeze(schema) && parameters)
   else store.snapshots.set(schema, copy)
   store.issued.add(copy)

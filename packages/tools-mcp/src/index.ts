@@ -1,4 +1,4 @@
-export { Config, apply, inject, name, registrationLabel } from './plugin.ts'
+export { Config, apply, batchRegistrationLabel, inject, name, registrationLabel } from './plugin.ts'
 export { default } from './plugin.ts'
 export { checkConfig, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from './config.ts'
 export type { ServerConfig, ServerSpec, ToolsMcpConfig } from './config.ts'

@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type {} from 'dsh-tools'
+import type { ExecutableTool, ToolBatchDisposer } from 'dsh-tools'
 import { Config, checkConfig, type ToolsMcpConfig } from './config.ts'
 import { McpServerSet } from './server-set.ts'
 
@@ -12,6 +12,30 @@ export function registrationLabel(tool: string, server: string): string {
   return `tools-mcp.register(${tool} from server ${JSON.stringify(server)})`
 }
 
+/** The effect label of one listing's tools registered together: their names as a JSON list. */
+export function batchRegistrationLabel(tools: readonly string[], server: string): string {
+  return registrationLabel(JSON.stringify(tools), server)
+}
+
+/**
+ * Registers one server's new tools in one `tools.registerMany()` call under one effect; each returned
+ * disposer removes its tool, and the last one ends the effect, so re-listings leave no empty effects behind.
+ */
+function registerListing(ctx: Context, definitions: ExecutableTool[], server: string): (() => Promise<void>)[] {
+  let batch: ToolBatchDisposer | undefined
+  const end = ctx.effect(() => (batch = ctx.tools.registerMany(definitions)), batchRegistrationLabel(definitions.map((tool) => tool.name), server))
+  let live = definitions.length
+  return batch!.each.map((dispose) => {
+    let done = false
+    return async () => {
+      if (done) return
+      done = true
+      await dispose()
+      if (--live === 0) await end()
+    }
+  })
+}
+
 /**
  * Connects every enabled server in parallel and registers its tools as `mcp__<server>__<tool>`.
  * Resolves once each server has listed its tools, failed its first start, or passed its startup timeout,
@@ -22,6 +46,7 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
   const logger = ctx.logger('tools-mcp')
   const set = new McpServerSet(specs, {
     register: (definition, origin) => ctx.effect(() => ctx.tools.register(definition), registrationLabel(definition.name, origin.server)),
+    registerMany: (definitions, server) => registerListing(ctx, definitions, server),
   }, {
     log: {
       info: (text) => logger.info(text),

@@ -9,6 +9,11 @@ import { modelToolName } from './names.ts'
 /** Where a set puts its tools; `register` returns the disposer that takes the tool away again. */
 export interface ToolSink {
   register(definition: ExecutableTool, origin: ToolOrigin): () => unknown
+  /**
+   * Optional: one server's new tools at once, all or none (as `tools.registerMany()`); returns one disposer
+   * per definition. A listing of hundreds of tools then costs one registration call, not one per tool.
+   */
+  registerMany?(definitions: ExecutableTool[], server: string): (() => unknown)[]
 }
 
 /** Which server and which of its tools a model-facing name stands for. */
@@ -21,6 +26,12 @@ export interface ServerSetOptions {
   log: McpLog
   restartDelayMs: number
   maxRestartDelayMs: number
+}
+
+interface Wanted {
+  definition: ExecutableTool
+  origin: ToolOrigin
+  fingerprint: string
 }
 
 interface Registered {
@@ -108,6 +119,7 @@ export class McpServerSet {
       current.delete(name)
       this.origins.delete(name)
     }
+    const added: [string, Wanted][] = []
     for (const [name, want] of wanted) {
       if (current.has(name)) continue
       const taken = this.origins.get(name)
@@ -115,14 +127,29 @@ export class McpServerSet {
         this.options.log.error(new ToolsMcpError('NAME_COLLISION', `MCP tools ${quote(`${taken.server}/${taken.tool}`)} and ${quote(`${server}/${want.origin.tool}`)} both map to ${quote(name)}; the second is left out`).message)
         continue
       }
+      added.push([name, want])
+    }
+    if (added.length && this.sink.registerMany) {
       try {
-        const dispose = this.sink.register(want.definition, want.origin)
-        current.set(name, { fingerprint: want.fingerprint, dispose: once(dispose) })
-        this.origins.set(name, want.origin)
+        const disposers = this.sink.registerMany(added.map(([, want]) => want.definition), server)
+        added.forEach(([name, want], index) => this.track(current, name, want, disposers[index]!))
+        return
+      } catch {
+        // One of them is refused: one by one, so the others still come and each refusal is named.
+      }
+    }
+    for (const [name, want] of added) {
+      try {
+        this.track(current, name, want, this.sink.register(want.definition, want.origin))
       } catch (error) {
         this.options.log.error(`MCP server ${quote(server)}: tool ${quote(want.origin.tool)} cannot be registered: ${describeThrown(error)}`)
       }
     }
+  }
+
+  private track(current: Map<string, Registered>, name: string, want: Wanted, dispose: () => unknown): void {
+    current.set(name, { fingerprint: want.fingerprint, dispose: once(dispose) })
+    this.origins.set(name, want.origin)
   }
 
   private definitions(connection: McpConnection, tools: readonly Tool[]) {
@@ -132,7 +159,7 @@ export class McpServerSet {
       const name = modelToolName(server, tool.name)
       byName.set(name, [...byName.get(name) ?? [], tool])
     }
-    const wanted = new Map<string, { definition: ExecutableTool; origin: ToolOrigin; fingerprint: string }>()
+    const wanted = new Map<string, Wanted>()
     for (const [name, group] of byName) {
       if (group.length > 1) {
         // both are left out, so which one the model gets never depends on list order

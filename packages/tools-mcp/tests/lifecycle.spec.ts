@@ -1,9 +1,14 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ToolChange } from 'dsh-tools'
+import { batchRegistrationLabel } from '../src/index.ts'
 import { events, loadMcp, processAlive as alive, setup, tempDir, testServer, until, type TestTool } from './setup.ts'
 
 const tool = (name: string, extra: Partial<TestTool> = {}): TestTool => ({ name, description: `The ${name} tool.`, ...extra })
+
+/** Labels of the plugin's live registration effects: one per listing registered at once. */
+const registrations = (plugin: unknown) => (plugin as { getEffects(): { label: string }[] }).getEffects()
+  .map((effect) => effect.label).filter((label) => label.startsWith('tools-mcp.register('))
 
 /** The plugin on a fresh context with fast restarts; the caller disposes the returned fiber. */
 async function start(servers: Record<string, unknown>, config: Record<string, unknown> = {}) {
@@ -81,10 +86,14 @@ describe('a running server', () => {
       [tool('keep'), tool('new'), tool('edit', { description: 'Edited.' })],
     ]
     const { ctx, changes, plugin } = await start({ live: testServer({ phases, events: file }) })
+    const first = batchRegistrationLabel(['mcp__live__keep', 'mcp__live__gone', 'mcp__live__edit'], 'live')
+    expect(registrations(plugin)).toEqual([first])
     changes.length = 0
     const [{ pid }] = await events(file)
     process.kill(pid, 'SIGUSR1')
     await until(() => ctx.tools.has('mcp__live__new') && ctx.tools.get('mcp__live__edit')?.description === 'Edited.', 'the second list')
+    // one registration call for what the re-listing added; the first stays while its "keep" does
+    expect(registrations(plugin)).toEqual([first, batchRegistrationLabel(['mcp__live__new', 'mcp__live__edit'], 'live')])
     expect(ctx.tools.list()).toEqual(['mcp__live__edit', 'mcp__live__keep', 'mcp__live__new'])
     expect(changes).toEqual(expect.arrayContaining([
       { action: 'unregister', name: 'mcp__live__gone' },
@@ -104,6 +113,9 @@ describe('a running server', () => {
     expect(result.isError).toBe(true)
     expect(result.output).toMatch(/^tool "mcp__fragile__crash" failed: MCP server "fragile" failed on tool "crash": .*Connection closed/)
     await until(() => changes.length === 4, 'removal and re-addition')
+    // the first listing's last tool gone, its registration effect ended: only the new listing's is left
+    await until(() => registrations(plugin).length === 1, 'one registration effect')
+    expect(registrations(plugin)).toEqual([batchRegistrationLabel(['mcp__fragile__crash', 'mcp__fragile__ok'], 'fragile')])
     expect(changes.slice(0, 2).map((change) => change.action)).toEqual(['unregister', 'unregister'])
     expect(changes.slice(2).map((change) => change.action)).toEqual(['register', 'register'])
     expect(lines.filter((line) => line.startsWith('[warn]'))).toEqual(['[warn] MCP server "fragile" disconnected; its tools are removed; restarting in 50 ms'])

@@ -1,4 +1,4 @@
-import { messageOf, describeValue } from 'dsh-core'
+import { messageOf, describeValue, frozenJsonCopy, isDeepFrozen } from 'dsh-core'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
 import { ToolError } from './errors.ts'
@@ -33,13 +33,14 @@ const isPlainObject = (value: object) => {
 }
 
 /**
- * A deep-frozen, JSON-only copy: what the model is shown must survive serialization unchanged. Undefined
- * members drop out. Frozen as it is built, so the system prompt takes it as its snapshot without cloning.
+ * Throws unless `value` is plain JSON: what the model is shown must survive serialization unchanged.
+ * Undefined object members are allowed (they drop out of the copy, as out of JSON). Only checks: the copy
+ * is made after, in one pass that also freezes it and registers it as deeply frozen (`frozenJsonCopy`).
  */
-function toJson(value: unknown, trail: (string | number)[], open: object[]): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+function checkJson(value: unknown, trail: (string | number)[], open: object[]): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return
   if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value
+    if (Number.isFinite(value)) return
     throw new Error(`${pathOf(trail)} is ${value}, which JSON cannot carry`)
   }
   if (typeof value !== 'object') throw new Error(`${pathOf(trail)} is ${value === undefined ? 'undefined' : `a ${typeof value}`}`)
@@ -47,33 +48,24 @@ function toJson(value: unknown, trail: (string | number)[], open: object[]): unk
   // only for a message.
   if (open.includes(value)) throw new Error(`${pathOf(trail)} refers back to itself`)
   open.push(value)
-  let result: unknown
   if (Array.isArray(value)) {
-    const copy = new Array(value.length)
     for (let index = 0; index < value.length; index++) {
       trail.push(index)
-      copy[index] = toJson(value[index], trail, open)
+      checkJson(value[index], trail, open)
       trail.pop()
     }
-    result = Object.freeze(copy)
   } else {
     if (!isPlainObject(value)) throw new Error(`${pathOf(trail)} is a ${value.constructor?.name ?? 'non-plain object'}, not a plain object`)
-    const copy: Record<string, unknown> = {}
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue
       const member = (value as Record<string, unknown>)[key]
       if (member === undefined) continue
       trail.push(key)
-      const item = toJson(member, trail, open)
+      checkJson(member, trail, open)
       trail.pop()
-      // Assigning "__proto__" would set the copy's prototype; JSON keeps it as an ordinary member.
-      if (key === '__proto__') Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true })
-      else copy[key] = item
     }
-    result = Object.freeze(copy)
   }
   open.pop()
-  return result
 }
 
 function pathOf(trail: readonly (string | number)[]): string {
@@ -84,20 +76,20 @@ function checkParameters(name: string, parameters: unknown): object {
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} needs parameters as a JSON Schema object, got ${describeValue(parameters)}`)
   }
-  let copy: object
   try {
-    copy = toJson(parameters, [], []) as object
+    checkJson(parameters, [], [])
   } catch (error) {
     throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not plain JSON: ${messageOf(error)}`)
   }
-  const type = (copy as { type?: unknown }).type
+  const type = (parameters as { type?: unknown }).type
   if (type !== 'object') {
     throw new ToolError(
       'INVALID_PARAMETERS',
       `tool ${describeValue(name)} needs parameters with type "object" at the root (model providers pass arguments as an object), got type ${describeValue(type)}`,
     )
   }
-  return copy
+  // Parameters someone deep-froze already (a shared constant) cannot change: they are their own copy.
+  return isDeepFrozen(parameters) ? parameters : frozenJsonCopy(parameters)
 }
 
 function checkFlag(name: string, flag: string, value: unknown): void {

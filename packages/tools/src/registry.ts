@@ -70,7 +70,8 @@ export class ToolRegistry {
     if (this.cached) return this.cached
     const schemas: ToolSchema[] = []
     for (const entry of this.entries.values()) if (this.isVisible(entry)) schemas.push(entry.schema)
-    this.cached = Object.freeze({ schemas: Object.freeze(schemas), knownNames: Object.freeze(this.names()) })
+    // Unsorted: the assembly only asks whether a name is known, and sorts for messages itself.
+    this.cached = Object.freeze({ schemas: Object.freeze(schemas), knownNames: Object.freeze([...this.entries.keys()]) })
     return this.cached
   }
 }

@@ -7,7 +7,7 @@ import { ToolError } from './errors.ts'
 import { PluginOwnership } from './ownership.ts'
 import { ToolScopes } from './scopes.ts'
 import { runTool } from './run.ts'
-import type { ExecuteOptions, ToolChange, ExecutableTool, ToolEntry, ToolResult, ToolScope } from './types.ts'
+import type { ExecuteOptions, ToolBatchDisposer, ToolChange, ExecutableTool, ToolEntry, ToolResult, ToolScope } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -89,9 +89,10 @@ export class ToolRuntime extends Service {
    * Adds many tools for every agent at once (an MCP server's listing); returns one disposer for all of
    * them. All or none: every definition is checked, and names against each other and every scope, before
    * any is added. Each tool still emits its own `tools/change`. One call through a Cordis context instead
-   * of one per tool, which is most of what registering thousands of tools one by one costs.
+   * of one per tool, which is most of what registering thousands of tools one by one costs. The returned
+   * disposer removes them all; its `each[i]` removes `definitions[i]` alone (a re-listed MCP tool).
    */
-  registerMany(definitions: readonly ExecutableTool[]): () => Promise<void> {
+  registerMany(definitions: readonly ExecutableTool[]): ToolBatchDisposer {
     const self = rawService(this)
     if (!Array.isArray(definitions)) {
       throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${describeValue(definitions)}`)
@@ -115,9 +116,10 @@ export class ToolRuntime extends Service {
     }, () => {
       if (registry.remove(entry)) self.changed('unregister', entry.name)
     }))
-    return async () => {
-      for (const dispose of disposers.reverse()) await dispose()
+    const all = async () => {
+      for (const dispose of [...disposers].reverse()) await dispose()
     }
+    return Object.assign(all, { each: Object.freeze(disposers) })
   }
 
   /** The plugin (Cordis fiber) that registered `name`, for inspection tools; undefined for an unknown name. */

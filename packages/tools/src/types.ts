@@ -66,3 +66,9 @@ export interface ToolEntry {
   owner?: Context['fiber']
 }
 
+
+/** What `registerMany()` returns: called, it removes every tool of the batch; `each[i]` removes `definitions[i]` alone. */
+export interface ToolBatchDisposer {
+  (): Promise<void>
+  readonly each: readonly (() => Promise<void>)[]
+}

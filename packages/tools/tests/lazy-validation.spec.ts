@@ -72,6 +72,19 @@ describe('tools.registerMany()', () => {
     expect(ctx.tools.list()).toEqual([])
   })
 
+  it('each[i] removes the i-th tool alone; the batch disposer then removes the rest', async () => {
+    const ctx = await setup()
+    const dispose = ctx.tools.registerMany([tool('b'), tool('a'), tool('c')])
+    expect(dispose.each).toHaveLength(3)
+    await dispose.each[1]!()
+    expect(ctx.tools.list()).toEqual(['b', 'c'])
+    ctx.tools.register(tool('a'))
+    await dispose.each[1]!()
+    expect(ctx.tools.list()).toEqual(['a', 'b', 'c'])
+    await dispose()
+    expect(ctx.tools.list()).toEqual(['a'])
+  })
+
   it('tools of a disposed plugin go away with it', async () => {
     const ctx = await setup()
     const fiber = await ctx.plugin({ name: 'bridge', inject: ['tools'], apply: (ctx) => { ctx.tools.registerMany([tool('x'), tool('y')]) } })

@@ -56,7 +56,7 @@ describe('the systemPrompt tool provider', () => {
     const first = provider({})
     expect(provider({})).toBe(first)
     expect(names(first.schemas)).toEqual(['read'])
-    expect(first.knownNames).toEqual(['find', 'read'])
+    expect([...first.knownNames!].sort()).toEqual(['find', 'read'])
     expect(Object.isFrozen(first.schemas)).toBe(true)
 
     ctx.tools.reveal('find')
