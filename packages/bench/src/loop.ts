@@ -46,7 +46,7 @@ export async function run(): Promise<Record<string, number>> {
     },
   })
   const pools: Record<number, Agent[]> = {}
-  for (const size of SIZES) {
+  const grow = async (size: number) => {
     const count = size === SIZES[SIZES.length - 1] ? 1 : POOL
     pools[size] = []
     for (let a = 0; a < count; a++) {
@@ -55,19 +55,28 @@ export async function run(): Promise<Record<string, number>> {
       pools[size].push(agent)
     }
   }
-  const raw = (ctx.systemPrompt as any)[symbols.original] ?? ctx.systemPrompt
-  const assembleContext = { model: 'scripted-echo', cwd: ctx.agentLoop.cwd, agentId: pools[SIZES[0]][0].id }
-  const fns: Record<string, () => unknown> = { assemble: () => raw.assemble(assembleContext) }
-  for (const size of SIZES) {
+  const stepOf = (size: number) => {
     let next = 0
     const pool = pools[size]
-    fns[`step_${size}`] = () => pool[next++ % pool.length].prompt('hello')
+    return () => pool[next++ % pool.length].prompt('hello')
   }
+  // Phase one: the step against assemble() while the process holds only 100-turn histories, as a process
+  // serving ordinary sessions does. Phase two adds the long histories and compares steps with each other:
+  // holding 10,000-turn histories in the same heap makes every step pay more garbage collection.
+  await grow(SIZES[0])
+  const raw = (ctx.systemPrompt as any)[symbols.original] ?? ctx.systemPrompt
+  const first = pools[SIZES[0]][0]
+  const assembleContext = { model: 'scripted-echo', cwd: ctx.agentLoop.cwd, agentId: first.id, scope: first.id }
+  const alone = await sideBySide({ assemble: () => raw.assemble(assembleContext), step_100: stepOf(SIZES[0]) }, ROUNDS, 10)
+  for (const size of SIZES.slice(1)) await grow(size)
+  const fns: Record<string, () => unknown> = { assemble: () => raw.assemble(assembleContext) }
+  for (const size of SIZES) fns[`step_${size}`] = stepOf(size)
   const m = await sideBySide(fns, ROUNDS, 10)
   return {
     step_ms_100_turns: round(m.step_100, 4),
     step_ms_10000_turns: round(m.step_10000, 4),
-    step_over_raw_assemble: round(m.step_100 / m.assemble),
+    step_over_raw_assemble: round(alone.step_100 / alone.assemble),
+    step_over_raw_assemble_beside_10000_turns: round(m.step_100 / m.assemble),
     step_2000_turns_over_100_turns: round(m.step_2000 / m.step_100),
     step_10000_turns_over_100_turns: round(m.step_10000 / m.step_100),
     history_messages_10000_turns: pools[SIZES[SIZES.length - 1]][0].session.messages().length,
