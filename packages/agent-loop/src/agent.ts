@@ -47,7 +47,15 @@ export class Agent {
   private readonly emit: Context['emit']
   private readonly logger: ReturnType<Context['logger']>
 
-  constructor(ctx: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
+  /**
+   * The agent's own Cordis context, a child of the loop's: `agent.ctx.systemPrompt.section(…)` and the other
+   * registrations, and `agent.ctx.on('system-prompt/assemble', …)`, apply to this agent's assemblies alone
+   * and are removed when the agent is removed or the loop is disposed.
+   */
+  readonly ctx: Context
+
+  constructor(ctx: Context, own: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
+    this.ctx = own
     this.systemPrompt = rawService(ctx.systemPrompt)
     this.llm = rawService(ctx.llm)
     this.tools = rawService(ctx.tools)

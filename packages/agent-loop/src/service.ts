@@ -3,7 +3,7 @@ import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type {} from 'dsh-llm'
 import type {} from 'dsh-session'
-import type {} from 'dsh-system-prompt'
+import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AgentLoopError } from './errors.ts'
@@ -55,6 +55,8 @@ export class AgentLoop extends Service {
   })
 
   private readonly agents = new Map<string, Agent>()
+  /** Disposes each agent's own context (`agent.ctx`), a child plugin of the loop's. */
+  private readonly contexts = new Map<Agent, () => unknown>()
   /** Ids whose agent is being created (its session is loading). */
   private readonly creating = new Set<string>()
   /** The loop's own context: agents use the services it injected, whoever created them. */
@@ -89,15 +91,23 @@ export class AgentLoop extends Service {
       // Two agents on one log would interleave their turns and number them twice.
       const holder = [...this.agents.values()].find((agent) => agent.session === session)
       if (holder) throw new AgentLoopError('BUSY', `session "${session.id}" is already used by agent "${holder.id}"`)
-      const agent = new Agent(this.home, id, session, {
-        model: options.model ?? this.config.model,
-        cwd: this.cwd,
-        maxSteps: this.config.maxSteps,
-        toolConcurrency: this.config.toolConcurrency,
-        compactAt: this.config.compactAt ?? 0.8,
-        compactionTimeoutMs: this.config.compactionTimeoutMs ?? 120_000,
-      })
+      const fiber = this.home.plugin({ name: `agent-loop:agent(${id})`, apply: () => {} })
+      let agent: Agent
+      try {
+        agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, {
+          model: options.model ?? this.config.model,
+          cwd: this.cwd,
+          maxSteps: this.config.maxSteps,
+          toolConcurrency: this.config.toolConcurrency,
+          compactAt: this.config.compactAt ?? 0.8,
+          compactionTimeoutMs: this.config.compactionTimeoutMs ?? 120_000,
+        })
+      } catch (error) {
+        await fiber.dispose()
+        throw error
+      }
       this.agents.set(id, agent)
+      this.contexts.set(agent, () => fiber.dispose())
       return agent
     } finally {
       this.creating.delete(id)
@@ -118,6 +128,9 @@ export class AgentLoop extends Service {
     // The cancelled turn still closes its log; closing the session before that would let a reopen race it.
     await agent.idle()
     if (this.agents.get(id) === agent) this.agents.delete(id)
+    // The agent's own context goes with it, and every registration made through agent.ctx.
+    await this.contexts.get(agent)?.()
+    this.contexts.delete(agent)
     await this.home.sessions.close(agent.session.id)
   }
 }

@@ -17,3 +17,4 @@ export type {
   PromptSection, ScopeKey, SectionDefinition, SectionText, ToolProvider, ToolProviderResult, VariableProvider,
 } from './types.ts'
 export { SystemPrompt as default } from './service.ts'
+export { contextScope, scopedContext } from './scoped-context.ts'

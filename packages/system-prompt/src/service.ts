@@ -6,6 +6,7 @@ import { ToolCollector } from './collect.ts'
 import { collectContexts, collectSections, collectVariables } from './assembly.ts'
 import { PromptLayers, type AssembleListener, type ProviderEntry } from './layers.ts'
 import { Registrar, type SystemPromptChange } from './register.ts'
+import { contextScope } from './scoped-context.ts'
 import { SCHEMA_KEY_ORDERS, snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 import { TOOL_ORDER_REST, ToolOrderPolicy } from './tool-order.ts'
 import type {
@@ -113,6 +114,14 @@ export class SystemPrompt extends Service {
     }
     // The slot is there even when empty, so a scope can shadow it by name; an empty section renders nothing.
     sections.set(PERSONA_SECTION, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: config.persona ?? '' })
+    // `scopedCtx.on('system-prompt/assemble', …)` becomes that scope's onAssemble listener: it then sees only
+    // the scope's assemblies, inside the global listeners, and leaves with the scoped context's fiber.
+    const registrar = this.registrar
+    ctx.on('internal/listener', function (this: Context, name: string | symbol, listener: unknown) {
+      if (name !== 'system-prompt/assemble') return
+      const scope = contextScope(this)
+      if (scope !== undefined) return registrar.listener(this, listener as AssembleListener, scope)
+    })
   }
 
   /** The configured explicit order, or undefined when tools go in code-unit order. */
@@ -120,29 +129,32 @@ export class SystemPrompt extends Service {
     return this.policy?.names
   }
 
+  // Called through a context made by `scopedContext()` (e.g. `agent.ctx`), each registration below goes into
+  // that context's scope; through any other context it is global.
+
   /** Adds a section; returns its disposer. It is removed with the registering plugin. */
   section(definition: SectionDefinition): () => void {
-    return this.registrar.section(this.ctx, definition, undefined)
+    return this.registrar.section(this.ctx, definition, contextScope(this.ctx))
   }
 
   /** Adds a runtime context; returns its disposer. Its text reaches the model outside the cached prefix. */
   context(definition: ContextDefinition): () => void {
-    return this.registrar.context(this.ctx, definition, undefined)
+    return this.registrar.context(this.ctx, definition, contextScope(this.ctx))
   }
 
   /** Adds a prompt variable `{{name}}`; returns its disposer. */
   variable(name: string, provide: VariableProvider): () => void {
-    return this.registrar.variable(this.ctx, name, provide, undefined)
+    return this.registrar.variable(this.ctx, name, provide, contextScope(this.ctx))
   }
 
   /** Adds a tool-schema provider; returns its disposer. */
   tools(provide: ToolProvider): () => void {
-    return this.registrar.tools(this.ctx, provide, undefined)
+    return this.registrar.tools(this.ctx, provide, contextScope(this.ctx))
   }
 
-  /** Drops every runtime context from global assemblies (and so from every scope's) while it lives. */
+  /** Drops every runtime context from global assemblies (and so from every scope's) while it lives; from a scoped context, that scope's. */
   suppressRuntimeContext(): () => void {
-    return this.registrar.suppressor(this.ctx, undefined)
+    return this.registrar.suppressor(this.ctx, contextScope(this.ctx))
   }
 
   /**
