@@ -20,6 +20,7 @@ export type SystemPromptErrorCode =
   | 'INVALID_CONTEXT'
   | 'MULTIPLE_COMPLETE_SECTIONS'
   | 'INVALID_SCOPE'
+  | 'INACTIVE_SCOPE'
   | 'INVALID_LISTENER'
   | 'INVALID_CONFIG'
 

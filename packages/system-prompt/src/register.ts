@@ -89,7 +89,7 @@ export class Registrar {
   private effect(ctx: Context, scope: ScopeKey | undefined, kind: SystemPromptChange['kind'], name: string, label: string, store: Store): () => void {
     const announce = (action: SystemPromptChange['action']) =>
       this.notify(scope === undefined ? { kind, action, name } : { kind, action, name, scope })
-    return ctx.effect(() => {
+    return inScope(scope, label, () => ctx.effect(() => {
       const layer = this.layers.layer(scope)
       store.add(layer)
       try {
@@ -104,7 +104,18 @@ export class Registrar {
         this.layers.release(scope)
         announce('remove')
       }
-    }, label)
+    }, label))
+  }
+}
+
+/** Cordis refuses an effect on a disposed context in general words; a scoped one is named, with the likely cause. */
+function inScope<T>(scope: ScopeKey | undefined, label: string, register: () => T): T {
+  try {
+    return register()
+  } catch (error) {
+    if (scope === undefined || (error as { code?: unknown })?.code !== 'INACTIVE_EFFECT') throw error
+    throw new SystemPromptError('INACTIVE_SCOPE', `${label} in scope ${quote(scope)} came through a disposed context `
+      + '(its agent or session is gone, or the registering plugin was disposed); register through a live one')
   }
 }
 
