@@ -15,6 +15,17 @@ function branchPlugin(box: { branch: string }) {
   }
 }
 
+/** A new agent prompted "one" on branch `first`, then "two" on branch `second`. */
+async function promptAcrossBranches(ctx: Context, first: string, second: string) {
+  const box = { branch: first }
+  await ctx.plugin(branchPlugin(box))
+  const agent = await ctx.agentLoop.createAgent()
+  await agent.prompt('one')
+  box.branch = second
+  await agent.prompt('two')
+  return agent
+}
+
 const ofType = (events: readonly any[], type: string) => events.filter((event) => event.type === type)
 
 describe('runtime context through the loop', () => {
@@ -22,12 +33,7 @@ describe('runtime context through the loop', () => {
     const { adapter, calls } = recordingAdapter()
     const { ctx, dispose } = await setup({ adapter, loop: { model: 'recording', cwd: '/work/repo' } })
     await ctx.plugin(toolPlugin('tools-a', ['alpha']))
-    const box = { branch: 'main' }
-    await ctx.plugin(branchPlugin(box))
-    const agent = await ctx.agentLoop.createAgent()
-    await agent.prompt('one')
-    box.branch = 'feature'
-    await agent.prompt('two')
+    const agent = await promptAcrossBranches(ctx, 'main', 'feature')
     await agent.prompt('three')
     const prefixes = calls.map(({ system, tools }) => JSON.stringify({ system, tools }))
     expect(new Set(prefixes).size).toBe(1)
@@ -118,12 +124,7 @@ describe('runtime context and the log', () => {
   it('lets the log alone rebuild the dispatched request, snapshot included', async () => {
     const { adapter, calls } = recordingAdapter()
     const { ctx, dispose } = await setup({ adapter, loop: { model: 'recording' } })
-    const box = { branch: 'main' }
-    await ctx.plugin(branchPlugin(box))
-    const agent = await ctx.agentLoop.createAgent()
-    await agent.prompt('one')
-    box.branch = 'next'
-    await agent.prompt('two')
+    const agent = await promptAcrossBranches(ctx, 'main', 'next')
     const { signal: _signal, ...sent } = calls.at(-1)! as any
     expect(JSON.stringify(rebuildLastRequest(agent.session.events()))).toBe(JSON.stringify(sent))
     await dispose()
