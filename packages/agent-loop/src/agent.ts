@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
-import { LlmError, type GenerateOptions, type StreamEvent } from 'dsh-llm'
+import { LlmError, type GenerateOptions } from 'dsh-llm'
 import type { CompactionReason, HeaderReason, RequestHeader, Session } from 'dsh-session'
 import { joinContextSections, renderContextSections, renderPrompt } from 'dsh-system-prompt'
 import { CompactionCancelled, compact, type CompactionOutcome } from './compaction.ts'

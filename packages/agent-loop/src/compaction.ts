@@ -1,7 +1,6 @@
-import { COMPACTION_INSTRUCTION, type Usage } from 'dsh-core'
-import { LlmError, type GenerateOptions, type LlmRuntime, type StreamEvent } from 'dsh-llm'
+import { COMPACTION_INSTRUCTION, messageOf, type Usage } from 'dsh-core'
+import { LlmError, type GenerateOptions, type LlmRuntime } from 'dsh-llm'
 import type { CompactionReason, Session } from 'dsh-session'
-import { messageOf } from 'dsh-core'
 
 /** What a compaction asks of the log and the model. */
 export interface CompactionInput {
@@ -43,7 +42,7 @@ export async function compact(input: CompactionInput): Promise<CompactionOutcome
   let usage: Usage | undefined
   let stopReason = ''
   try {
-    for await (const event of llm.stream(options) as AsyncIterable<StreamEvent>) {
+    for await (const event of llm.stream(options)) {
       if (event.type === 'text') summary += event.delta
       else if (event.type === 'usage') usage = event.usage
       else if (event.type === 'done') stopReason = event.stopReason
