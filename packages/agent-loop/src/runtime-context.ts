@@ -17,7 +17,7 @@ export class ContextSnapshots {
 
   /** Logs the snapshot of `sections` (joined as `text`) when the history holds another one. */
   update(turn: number, step: number, text: string, sections: readonly ContextSnapshotSection[]): void {
-    const shown = this.shown ??= shownIn(this.session.events())
+    const shown = this.shown ??= shownIn(this.session)
     const next = text !== '' ? text : shown === '' || shown === CONTEXT_CLEARED ? shown : CONTEXT_CLEARED
     if (next === shown) return
     this.session.append('context/snapshot', { turn, step, text: next, sections: text === '' ? [] : sections.map(({ name, text }) => ({ name, text })) })
@@ -30,11 +30,14 @@ export class ContextSnapshots {
   }
 }
 
-/** The text of the last snapshot still in the model-facing history, '' when none (or a compaction took it). */
-function shownIn(events: readonly SessionEvent[]): string {
+/**
+ * The text of the last snapshot still in the model-facing history, '' when none (or a compaction took it).
+ * Read back from the end of the log through `session.event`, without copying the log.
+ */
+function shownIn(session: Session): string {
   let compactedThrough = 0
-  for (let index = events.length - 1; index >= 0; index--) {
-    const event = events[index]!
+  for (let seq = session.lastSeq; seq >= 1; seq--) {
+    const event = session.event(seq)!
     if (event.type === 'context/compaction') {
       compactedThrough = Math.max(compactedThrough, (event as SessionEvent<'context/compaction'>).data.throughSeq)
     } else if (event.type === 'context/snapshot') {
