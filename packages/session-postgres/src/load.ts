@@ -8,16 +8,17 @@ import type { SessionWriter } from './writer.ts'
 
 /**
  * Reads a session's events through a cursor on its writer's connection (under its lock), checking each
- * as it arrives. Fails with NOT_FOUND when the session does not exist.
+ * as it arrives. Fails with NOT_FOUND when the session does not exist; `known` skips that look when the
+ * caller has just seen the session's row under the same lock.
  */
-export async function loadSession(writer: SessionWriter, schema: string, target: PgTarget): Promise<Session> {
+export async function loadSession(writer: SessionWriter, schema: string, target: PgTarget, known = false): Promise<Session> {
   const client = writer.connection
   const s = ident(schema)
   const id = writer.sessionId
   const session = new Session(id, { resumed: true, sink: writer })
   try {
-    const found = await client.query(`SELECT 1 FROM ${s}.sessions WHERE id = $1`, [id])
-    if (found.rowCount === 0) {
+    const found = known ? undefined : await client.query(`SELECT 1 FROM ${s}.sessions WHERE id = $1`, [id])
+    if (found?.rowCount === 0) {
       throw new SessionError('NOT_FOUND', `session "${id}" does not exist in schema "${schema}" at ${target.safe}`)
     }
     for await (const row of eventRows(client, schema, id)) restore(session, row, schema)

@@ -123,7 +123,8 @@ export class PgSessionStore extends SessionStoreBase {
           throw new SessionError('EXISTS', `session "${id}" already exists in schema "${this.schema}" at ${this.target.safe}; use open() or openOrCreate()`)
         }
       }
-      session ??= await loadSession(writer, this.schema, this.target)
+      // `either` has just seen the row, under the lock: the loader need not look again
+      session ??= await loadSession(writer, this.schema, this.target, mode === 'either')
       this.writers.set(id, writer)
       return session
     } catch (error) {
