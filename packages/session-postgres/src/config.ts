@@ -1,4 +1,5 @@
 import Schema from 'schemastery'
+import { SCHEMA_NAME } from './schema.ts'
 
 export interface PgStoreConfig {
   url?: string
@@ -18,7 +19,7 @@ export const PgStoreConfigSchema: Schema<PgStoreConfig> = Schema.object({
     .description('Name of the environment variable holding the URL.'),
   poolSize: Schema.natural().min(1).max(100).default(4)
     .description('Connections for listing and schema work; each open session holds one more connection of its own.'),
-  schema: Schema.string().pattern(/^[a-z_][a-z0-9_]{0,62}$/).default('dsh')
+  schema: Schema.string().pattern(SCHEMA_NAME).default('dsh')
     .description('PostgreSQL schema of the tables (lower case letters, digits, "_"); created on start.'),
   applicationName: Schema.string().min(1).max(63).default('dsh-session')
     .description('application_name of the connections, as pg_stat_activity shows them.'),

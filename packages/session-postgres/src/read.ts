@@ -3,7 +3,7 @@ import { SessionError } from 'dsh-session'
 import { eventRows } from './cursor.ts'
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
-import { ident } from './schema.ts'
+import { SCHEMA_NAME, ident } from './schema.ts'
 import { resolveTarget } from './target.ts'
 
 export interface ReadOptions {
@@ -13,8 +13,6 @@ export interface ReadOptions {
   schema?: string
 }
 
-const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/
-
 /**
  * Streams a stored session's raw events in seq order, read-only and without its writer lock (a session
  * being written can be read). For tools such as `dsh-prompt diff`; stores use `sessions.open(id)`.
@@ -23,7 +21,7 @@ const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/
 export async function* readSessionEvents(options: ReadOptions, id: string): AsyncGenerator<{ seq: number; body: unknown }> {
   const target = resolveTarget(options)
   const schema = options.schema ?? 'dsh'
-  if (!SCHEMA.test(schema)) throw new PgSessionError('CONFIG', `bad schema name ${JSON.stringify(schema)}; lower case letters, digits and "_", 63 at most`)
+  if (!SCHEMA_NAME.test(schema)) throw new PgSessionError('CONFIG', `bad schema name ${JSON.stringify(schema)}; lower case letters, digits and "_", 63 at most`)
   const client = new pg.Client({ connectionString: target.url, application_name: 'dsh-session-reader' })
   client.on('error', () => {})
   try {

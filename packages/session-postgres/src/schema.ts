@@ -5,7 +5,10 @@ import { lockKey } from './lock-key.ts'
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = 1
 
-/** Quotes an identifier already checked against the schema-name pattern. */
+/** A valid schema name: what `ident` may quote as it is (lower case letters, digits, "_", 63 at most). */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Quotes an identifier already checked against SCHEMA_NAME. */
 export function ident(name: string): string {
   return `"${name}"`
 }
