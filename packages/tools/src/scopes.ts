@@ -30,7 +30,7 @@ export class ToolScopes {
 
   /** Forgets an agent's registry once its last tool is gone. */
   release(agentId: string | undefined): void {
-    if (agentId === undefined || this.agents.get(agentId)?.names().length !== 0) return
+    if (agentId === undefined || this.agents.get(agentId)?.size !== 0) return
     this.agents.delete(agentId)
     this.detach.get(agentId)?.()
     this.detach.delete(agentId)
