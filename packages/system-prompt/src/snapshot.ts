@@ -30,15 +30,13 @@ const stores: Record<SchemaKeyOrder, Store> = {
   registered: { snapshots: new WeakMap(), issued: new WeakSet(), interned: new Map(), reordered: new WeakMap() },
 }
 
-/** Every snapshot issued, and every parameters object known to be deeply frozen. */
-const frozen = new WeakSet<object>()
 const forget = new FinalizationRegistry<{ interned: Store['interned']; key: string }>(({ interned, key }) => {
   if (interned.get(key)?.deref() === undefined) interned.delete(key)
 })
 
 /** True when `value` and everything reachable through its own data properties is frozen. */
 function isDeeplyFrozen(value: object, depth = 0): boolean {
-  if (frozen.has(value) || isDeepFrozen(value)) return true
+  if (isDeepFrozen(value)) return true
   if (!Object.isFrozen(value) || depth > 64) return false
   for (const key of Object.keys(value)) {
     const member = (value as Record<string, unknown>)[key]
@@ -69,8 +67,8 @@ function usableAsIs(parameters: object, keyOrder: SchemaKeyOrder): boolean {
  */
 function frozenParameters(parameters: object, keyOrder: SchemaKeyOrder, store: Store, asIs: boolean): object {
   if (asIs) {
-    // Registered with dsh-core too, so later deep freezes of requests that carry it stop here.
-    frozen.add(deepFreeze(parameters))
+    // Registered with dsh-core, so later deep freezes of requests that carry it stop here.
+    deepFreeze(parameters)
     return parameters
   }
   if (isDeeplyFrozen(parameters)) {
@@ -90,9 +88,7 @@ function frozenParameters(parameters: object, keyOrder: SchemaKeyOrder, store: S
 
 /** A deeply frozen copy in `keyOrder`, frozen and registered with dsh-core in the pass that copies it. */
 function frozenCopy(parameters: object, keyOrder: SchemaKeyOrder): object {
-  const copy = keyOrder === 'canonical' ? frozenJsonCopy(canonicalJson(parameters)) : deepFreeze(structuredClone(parameters))
-  frozen.add(copy)
-  return copy
+  return keyOrder === 'canonical' ? frozenJsonCopy(canonicalJson(parameters)) : deepFreeze(structuredClone(parameters))
 }
 
 /** Exactly name, description, parameters in that order: the bytes a snapshot serializes to. */
@@ -133,9 +129,11 @@ export function snapshotSchema(schema: unknown, owner: string, keyOrder: SchemaK
   const exact = asIs && Object.isFrozen(schema) && hasSnapshotKeys(schema)
   const copy = exact ? schema as ToolSchema
     : deepFreeze({ name, description, parameters: frozenParameters(parameters, keyOrder, store, asIs) }) as ToolSchema
-  if (exact) frozen.add(deepFreeze(schema) && parameters)
-  else store.snapshots.set(schema, copy)
+  if (exact) {
+    // Both: a schema registered by `frozenJsonCopy` is registered alone, without its parameters.
+    deepFreeze(schema)
+    deepFreeze(parameters)
+  } else store.snapshots.set(schema, copy)
   store.issued.add(copy)
-  frozen.add(copy)
   return copy
 }

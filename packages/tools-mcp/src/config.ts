@@ -1,4 +1,5 @@
 import Schema from 'schemastery'
+import { quote } from 'dsh-core'
 /** The largest delay `setTimeout` honours; a larger one would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
 import { ToolsMcpError } from './errors.ts'
@@ -68,7 +69,6 @@ export const Config: Schema<ToolsMcpConfig> = Schema.object({
 })
 
 const isGiven = (value: unknown) => value !== undefined && !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)
-const show = (value: unknown) => JSON.stringify(value) ?? String(value)
 
 /** What the schema cannot check: the kind of each server, its keys, its name, its URL. */
 export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
@@ -78,15 +78,15 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
   const specs: ServerSpec[] = []
   const prefixes = new Map<string, string>()
   for (const [name, server] of Object.entries(config.servers)) {
-    const fail = (text: string) => new ToolsMcpError('INVALID_CONFIG', `server ${show(name)}: ${text}`)
+    const fail = (text: string) => new ToolsMcpError('INVALID_CONFIG', `server ${quote(name)}: ${text}`)
     const unknown = Object.keys(server).find((key) => !SERVER_KEYS.includes(key))
-    if (unknown !== undefined) throw fail(`unknown key ${show(unknown)}; valid keys: ${SERVER_KEYS.join(', ')}`)
+    if (unknown !== undefined) throw fail(`unknown key ${quote(unknown)}; valid keys: ${SERVER_KEYS.join(', ')}`)
     const part = legalize(name)
     if (!SERVER_PART.test(part)) {
-      throw fail(`the name becomes ${show(part)} in tool names; use letters, digits, "-" and single "_" inside (no "__", no "_" at either end)`)
+      throw fail(`the name becomes ${quote(part)} in tool names; use letters, digits, "-" and single "_" inside (no "__", no "_" at either end)`)
     }
     const other = prefixes.get(part)
-    if (other !== undefined) throw fail(`the name becomes ${show(part)} in tool names, as server ${show(other)} does; rename one`)
+    if (other !== undefined) throw fail(`the name becomes ${quote(part)} in tool names, as server ${quote(other)} does; rename one`)
     prefixes.set(part, name)
     // schemastery fills omitted lists and maps with empty ones, so an empty one counts as not given
     const given = (keys: readonly string[]) => keys.filter((key) => isGiven((server as unknown as Record<string, unknown>)[key]))
@@ -100,9 +100,9 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
       try {
         url = new URL(server.url)
       } catch {
-        throw fail(`url ${show(server.url)} is not a URL; expected http://… or https://…`)
+        throw fail(`url ${quote(server.url)} is not a URL; expected http://… or https://…`)
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(`url ${show(server.url)} must use http: or https:, not ${url.protocol}`)
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(`url ${quote(server.url)} must use http: or https:, not ${url.protocol}`)
       specs.push({ ...common, transport: { kind: 'http', url, ...isGiven(server.headers) ? { headers: server.headers } : {} } })
       continue
     }

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerSpec } from './config.ts'
+import { quote } from 'dsh-core'
 import { convertResult, type ConvertedResult } from './content.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
 import { openTransport } from './transport.ts'
@@ -39,8 +40,6 @@ async function listAll(client: Client): Promise<Tool[]> {
   }
   throw new Error(`tools/list still had a next page after ${MAX_PAGES} pages`)
 }
-
-const quote = (text: string) => JSON.stringify(text)
 
 /**
  * One MCP server for as long as it is wanted: connects, lists its tools (all pages), re-lists on

@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way dsh-tools-mcp can fail; tests and callers switch on `code`. */
 export type ToolsMcpErrorCode =
   | 'INVALID_CONFIG'
@@ -8,11 +10,8 @@ export type ToolsMcpErrorCode =
   | 'TOOL_ERROR'
 
 /** The one error class of dsh-tools-mcp. */
-export class ToolsMcpError extends Error {
+export class ToolsMcpError extends CodedError<ToolsMcpErrorCode> {
   override name = 'ToolsMcpError'
-  constructor(public readonly code: ToolsMcpErrorCode, message: string) {
-    super(message)
-  }
 }
 
 /** A thrown value as one line of text. */

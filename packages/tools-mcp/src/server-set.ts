@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ExecutableTool } from 'dsh-tools'
-import { canonicalJson } from 'dsh-core'
+import { canonicalJson, quote } from 'dsh-core'
 import { MAX_TIMEOUT_MS, type ServerSpec } from './config.ts'
 import { McpConnection, type McpLog } from './connection.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
@@ -41,7 +41,6 @@ interface Registered {
 
 // the runtime's own timeout only backs up the call's: the SDK's fires first and names the server
 const RUNTIME_MARGIN_MS = 1000
-const quote = (text: string) => JSON.stringify(text)
 
 /**
  * A set of MCP servers connected in parallel, whose tools live in one sink for as long as the set does.

@@ -23,6 +23,11 @@ export class ToolRegistry {
     return this.entries.has(name)
   }
 
+  /** How many tools are registered here. */
+  get size(): number {
+    return this.entries.size
+  }
+
   add(entry: ToolEntry): void {
     this.entries.set(entry.name, entry)
     this.cached = undefined

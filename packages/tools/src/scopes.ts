@@ -1,4 +1,4 @@
-import { compareCodeUnits } from 'dsh-core'
+import { compareCodeUnits, quote } from 'dsh-core'
 import { ToolRegistry } from './registry.ts'
 import type { ToolEntry } from './types.ts'
 
@@ -30,7 +30,7 @@ export class ToolScopes {
 
   /** Forgets an agent's registry once its last tool is gone. */
   release(agentId: string | undefined): void {
-    if (agentId === undefined || this.agents.get(agentId)?.names().length !== 0) return
+    if (agentId === undefined || this.agents.get(agentId)?.size !== 0) return
     this.agents.delete(agentId)
     this.detach.get(agentId)?.()
     this.detach.delete(agentId)
@@ -44,8 +44,8 @@ export class ToolScopes {
   /** Who holds `name` already, in words, seen from a registration for `agentId` (or for every agent). */
   holder(name: string, agentId: string | undefined): string | undefined {
     if (this.global.has(name)) return 'for every agent'
-    if (agentId !== undefined) return this.agents.get(agentId)?.has(name) ? `for agent ${JSON.stringify(agentId)}` : undefined
-    for (const [id, registry] of this.agents) if (registry.has(name)) return `for agent ${JSON.stringify(id)}`
+    if (agentId !== undefined) return this.agents.get(agentId)?.has(name) ? `for agent ${quote(agentId)}` : undefined
+    for (const [id, registry] of this.agents) if (registry.has(name)) return `for agent ${quote(id)}`
     return undefined
   }
 
