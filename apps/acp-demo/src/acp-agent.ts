@@ -1,6 +1,7 @@
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
+import { messageOf } from 'dsh-core'
 import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
@@ -91,7 +92,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       // always comes before the session's first turn.
       advertised.set(created.id, new Promise<void>((resolve) => setTimeout(resolve)).then(() => client.notify(methods.client.session.update, {
         sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
-      })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, (error as Error)?.message ?? error)))
+      })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, messageOf(error))))
       return { sessionId: created.id }
     }))
     .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
@@ -126,7 +127,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
 
   const connection = app.connect(gateMessages(stream))
   const closed = connection.closed
-    .catch((error) => logger.warn('connection closed with an error: %s', (error as Error)?.message ?? error))
+    .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
     .then(() => sessions.closeAll())
     .catch((error) => logger.error(error))
   return { connection, closed }

@@ -1,5 +1,6 @@
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
+import { messageOf } from 'dsh-core'
 import { AgentLoopError, type Agent, type AgentUpdate, type NoticeLocale, type TurnResult } from 'dsh-agent-loop'
 import { AcpDemoError } from './errors.ts'
 import { stopReasonOf, toSessionUpdate } from './updates.ts'
@@ -27,7 +28,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
     if (!mapped) return
     sending = sending.then(() => send(mapped)).catch((error) => {
       // the client went away mid-turn; the turn still ends balanced in the session log
-      if (!sendFailed) logger.warn('session %s: cannot send session/update: %s', agent.id, (error as Error)?.message ?? error)
+      if (!sendFailed) logger.warn('session %s: cannot send session/update: %s', agent.id, messageOf(error))
       sendFailed = true
     })
   }

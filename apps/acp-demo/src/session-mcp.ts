@@ -1,5 +1,6 @@
 import type { McpServer } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
+import { messageOf } from 'dsh-core'
 import { McpServerSet, checkConfig, type ServerConfig, type ServerSpec, type ToolOrigin } from 'dsh-tools-mcp'
 import type { ExecutableTool } from 'dsh-tools'
 import { AcpDemoError } from './errors.ts'
@@ -96,7 +97,7 @@ export class SessionMcpServers {
       restartDelayMs: RESTART_DELAY_MS,
       maxRestartDelayMs: MAX_RESTART_DELAY_MS,
     })
-    const started = set.start().catch((error) => logger.error('session %s: MCP servers failed to start: %s', agentId, (error as Error)?.message ?? error))
+    const started = set.start().catch((error) => logger.error('session %s: MCP servers failed to start: %s', agentId, messageOf(error)))
     this.running.set(agentId, { set, started })
     logger.debug('session %s: connecting MCP server(s) %s', agentId, specs.map((spec) => spec.name).join(', '))
   }

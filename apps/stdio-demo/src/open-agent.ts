@@ -1,4 +1,5 @@
 import type { Agent } from 'dsh-agent-loop'
+import { messageOf } from 'dsh-core'
 import { BootError, displayPath, oneLine, type BootedApp } from 'dsh-app-boot'
 import { Config, type StdioDemo } from './plugin.ts'
 import type { SessionChoice } from './usage.ts'
@@ -34,7 +35,7 @@ export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, c
     if (error instanceof BootError) throw error
     const entry = app.entries.find((item) => !item.disabled && item.fiber?.runtime?.Config === Config)
     const where = entry ? `entry "${entry.id}" (dsh-stdio-demo)` : 'dsh-stdio-demo'
-    const message = oneLine(error instanceof Error ? error.message : String(error))
+    const message = oneLine(messageOf(error))
     throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (${place}): ${message}`)
   }
 }

@@ -1,3 +1,4 @@
+import { compareCodeUnits } from 'dsh-core'
 import type { SessionStoreApi } from 'dsh-session'
 
 /** One stored session as `--sessions` lists it. */
@@ -43,7 +44,7 @@ export async function summarizeSessions(store: SessionStoreApi): Promise<Session
     if (!open) await store.close(id)
   }
   // ISO times sort as strings; a session without events goes last
-  return summaries.sort((a, b) => (b.lastTime ?? '').localeCompare(a.lastTime ?? '') || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return summaries.sort((a, b) => compareCodeUnits(b.lastTime ?? '', a.lastTime ?? '') || compareCodeUnits(a.id, b.id))
 }
 
 /** The `--sessions` text: one line per session (id, last time, turns, first prompt), or a line saying there are none. */

@@ -1,5 +1,6 @@
 import type { ToolSchema } from 'dsh-core'
 import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
+import type { WireRequest } from 'dsh-llm/http'
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
 export interface WireTool {
@@ -34,10 +35,7 @@ export interface MessagesRequest {
 }
 
 /** A request body and whether it carries tool-update blocks (and so needs the beta header). */
-export interface BuiltRequest {
-  body: MessagesRequest
-  hasToolUpdates: boolean
-}
+export type BuiltRequest = WireRequest<MessagesRequest>
 
 /**
  * Maps a request and its tool projection onto the Messages wire format. Pure: the same input gives the

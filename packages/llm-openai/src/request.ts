@@ -1,5 +1,6 @@
 import type { ToolSchema } from 'dsh-core'
 import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
+import type { WireRequest } from 'dsh-llm/http'
 import type {
   ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions'
@@ -25,10 +26,7 @@ export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' |
 }
 
 /** A request body and whether it carries tool-update blocks (and so needs the beta header). */
-export interface BuiltChatRequest {
-  body: ChatRequest
-  hasToolUpdates: boolean
-}
+export type BuiltChatRequest = WireRequest<ChatRequest>
 
 /**
  * Maps a request and its tool projection onto the Chat Completions wire format. Pure: the same options

@@ -59,8 +59,8 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
 ): LlmAdapter {
   const config = definition.resolveConfig(input)
   const betaHeader = definition.betaHeader(config)
-  const modes = new Map(config.models.map((model) => [model.id, model.toolUpdate]))
-  const modeOf = (model: string): ToolUpdateMode => modes.get(model) ?? 'none'
+  const models = new Map(config.models.map((model) => [model.id, model]))
+  const modeOf = (model: string): ToolUpdateMode => models.get(model)?.toolUpdate ?? 'none'
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
   const failures = failureMapper(definition.failures)
   const connect = lazyConnection(config, {
@@ -101,12 +101,11 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     }
   }
 
-  const windows = new Map(config.models.map((model) => [model.id, model.contextWindow]))
   return {
     provider: definition.provider,
-    models: config.models.map((model) => model.id),
+    models: [...models.keys()],
     toolUpdate: modeOf,
-    contextWindow: (model) => windows.get(model),
+    contextWindow: (model) => models.get(model)?.contextWindow,
     stream,
   }
 }
