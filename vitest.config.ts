@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // eventsource and eventsource-parser (imported by @modelcontextprotocol/sdk) export a `source` condition
     // of their own (.ts files); inlined with the SDK, vite transforms them instead of handing Node a .ts path
-    server: { deps: { inline: ['@cordisjs/plugin-loader', '@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
+    server: { deps: { inline: ['cordisjs-plugin-loader', '@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
     projects: [
       {
         extends: true,

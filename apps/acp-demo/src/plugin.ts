@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { forwardConfig } from 'dsh-core'
+import { forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import { AcpDemo } from './service.ts'
@@ -21,7 +21,7 @@ export interface AcpDemoConfig extends SpineConfig {
 }
 
 /** The intersection keeps the spine's `toolOrder` union, so an omitted `toolOrder` stays absent. */
-export const Config: Schema<AcpDemoConfig> = Schema.intersect([
+export const Config: Schema<ConfigInput<AcpDemoConfig>, AcpDemoConfig> = Schema.intersect([
   SpineSchema,
   Schema.object({
     agentName: Schema.string().min(1).default('dsh-acp-demo').description('Agent name reported to the editor in initialize.'),
@@ -31,7 +31,7 @@ export const Config: Schema<AcpDemoConfig> = Schema.intersect([
     mcpCallTimeoutMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_CALL_TIMEOUT_MS)
       .description('How long one call to a tool of such a server may take (ms).'),
   }),
-]) as Schema<AcpDemoConfig>
+]) as Schema<ConfigInput<AcpDemoConfig>, AcpDemoConfig>
 
 export const name = 'acp-demo'
 

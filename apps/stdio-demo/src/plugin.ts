@@ -1,4 +1,4 @@
-import { forwardConfig, type ToolSchema } from 'dsh-core'
+import { forwardConfig, type ToolSchema, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
@@ -18,13 +18,13 @@ export interface StdioDemoConfig extends SpineConfig {
   welcome: string
 }
 
-export const Config: Schema<StdioDemoConfig> = Schema.intersect([
+export const Config: Schema<ConfigInput<StdioDemoConfig>, StdioDemoConfig> = Schema.intersect([
   SpineConfigSchema,
   Schema.object({
     welcome: Schema.string().default('DSH stdio demo. Type a message; /tools, /prompt, /exit.')
       .description('First line of the interactive REPL (not printed when stdin is piped).'),
   }),
-]) as Schema<StdioDemoConfig>
+]) as Schema<ConfigInput<StdioDemoConfig>, StdioDemoConfig>
 
 /** What the spine receives: the keys its schema declares (none of the app's own); absent keys stay absent. */
 export function spineConfig(config: StdioDemoConfig): SpineConfig {

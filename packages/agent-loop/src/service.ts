@@ -1,3 +1,4 @@
+import type { ConfigInput } from 'dsh-core'
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
@@ -44,7 +45,7 @@ export interface CreateAgentOptions {
 export class AgentLoop extends Service {
   static inject = ['systemPrompt', 'tools', 'sessions', 'llm']
 
-  static Config: Schema<AgentLoopConfig> = Schema.object({
+  static Config: Schema<ConfigInput<AgentLoopConfig>, AgentLoopConfig> = Schema.object({
     model: Schema.string().min(1).default('scripted-echo').description('Model id of new agents; an adapter must serve it.'),
     maxSteps: Schema.natural().min(1).default(16).description('Model calls per turn before the turn ends with reason step_limit.'),
     toolConcurrency: Schema.natural().min(1).default(4).description('Tool calls of one step that run at the same time.'),

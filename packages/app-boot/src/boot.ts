@@ -1,10 +1,10 @@
-/// <reference types="@cordisjs/plugin-loader" preserve="true" />
+/// <reference types="cordisjs-plugin-loader" preserve="true" />
 // (kept in the emitted declarations: `Fiber<Context>` in this API is generic only with the loader's augmentation)
 import { dirname, resolve as resolvePath } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from 'cordis'
 import type { Fiber } from 'cordis'
-import { Entry, Loader } from '@cordisjs/plugin-loader'
+import { Entry, Loader } from 'cordisjs-plugin-loader'
 import { displayPath, loadAppFile } from './app-file.ts'
 import type { AppEntry } from './app-file.ts'
 import { BootError } from './errors.ts'

@@ -1,5 +1,5 @@
 import type { Context, Fiber } from 'cordis'
-import type { Loader } from '@cordisjs/plugin-loader'
+import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import type { BootErrorCode, BootFailure } from './errors.ts'
 import { findUnknownKey } from './config-keys.ts'
@@ -85,7 +85,7 @@ export async function findFailures(
     if (loadError) {
       const { code, error } = loadError
       const message = oneLine(error instanceof Error ? error.message : String(error))
-      add(code, entry, `cannot load plugin: ${message.replace(/ imported from \S*@cordisjs[/+]plugin-loader\S*$/, '')}`, error)
+      add(code, entry, `cannot load plugin: ${message.replace(/ imported from \S*(?:@cordisjs[/+]plugin-loader|cordisjs-plugin-loader)\S*$/, '')}`, error)
       continue
     }
     if (!fiber) {

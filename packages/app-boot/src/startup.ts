@@ -1,5 +1,5 @@
 import type { Context, Fiber } from 'cordis'
-import type { Loader } from '@cordisjs/plugin-loader'
+import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import { BootError, describeValue } from './errors.ts'
 import type { PendingEntry } from './readiness.ts'

@@ -1,4 +1,4 @@
-import { quote, deepFreeze, rawService } from 'dsh-core'
+import { quote, deepFreeze, rawService, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
@@ -59,7 +59,7 @@ const dropRatio = Schema.transform(Schema.number(), (value) => {
 export class PromptCache extends Service {
   static inject = ['llm']
 
-  static Config: Schema<PromptCacheConfig> = Schema.object({
+  static Config: Schema<ConfigInput<PromptCacheConfig>, PromptCacheConfig> = Schema.object({
     enabled: Schema.boolean().default(true).description('Watch requests and report breaks; false registers no listeners.'),
     minDropRatio: dropRatio.default(DEFAULT_THRESHOLDS.minDropRatio)
       .description('Least fall in cache reads, as a fraction of the previous read (0 < x ≤ 1), for a break.'),

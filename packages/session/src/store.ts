@@ -1,4 +1,4 @@
-import { describeValue } from 'dsh-core'
+import { describeValue, type ConfigInput } from 'dsh-core'
 import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Context, Logger } from 'cordis'
@@ -29,7 +29,7 @@ const LOG_SUFFIX = '.jsonl'
 
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
 export class SessionStore extends SessionStoreBase {
-  static Config: Schema<SessionStoreConfig> = Schema.object({
+  static Config: Schema<ConfigInput<SessionStoreConfig>, SessionStoreConfig> = Schema.object({
     persistenceRoot: Schema.string().min(1)
       .description('Directory of the session logs; a relative path is resolved against the working directory at startup. '
         + 'Omitted: <state>/dsh/sessions/<working folder key>, where <state> is $XDG_STATE_HOME or ~/.local/state.'),
@@ -37,7 +37,7 @@ export class SessionStore extends SessionStoreBase {
       .description('Write sessions to JSONL files; false keeps them in memory only.'),
     durability: Schema.union(DURABILITY_MODES.map((mode) => Schema.const(mode))).default('turn')
       .description('When appends are fsynced: turn (before a turn\'s end is reported), event (after every write), none (never).'),
-  }) as Schema<SessionStoreConfig>
+  }) as Schema<ConfigInput<SessionStoreConfig>, SessionStoreConfig>
 
   /** Absolute directory of the session logs. */
   readonly root: string

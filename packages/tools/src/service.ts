@@ -1,4 +1,4 @@
-import { messageOf, listNames, describeValue, rawService } from 'dsh-core'
+import { messageOf, listNames, describeValue, rawService, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { ValidatorPool } from './arguments.ts'
@@ -26,7 +26,7 @@ export interface ToolRuntimeConfig {
 /** The tool registry (a membership store, not the order authority) and the runner of tool calls. */
 export class ToolRuntime extends Service {
   static inject = ['systemPrompt']
-  static Config: Schema<ToolRuntimeConfig> = Schema.object({
+  static Config: Schema<ConfigInput<ToolRuntimeConfig>, ToolRuntimeConfig> = Schema.object({
     timeoutMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(30_000)
       .description('How long a tool call may run before it fails as timed out (ms); a tool may set its own.'),
   })

@@ -1,4 +1,4 @@
-import { quote } from 'dsh-core'
+import { quote, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import { TOOL_UPDATE_MODES } from '../projection.ts'
 import type { ToolUpdateMode } from '../types.ts'
@@ -151,14 +151,14 @@ export type HttpAdapterOwnKeys<C extends HttpAdapterConfig> = { [K in Exclude<ke
  * callers, which fills defaults and throws `INVALID_CONFIG` naming the bad key.
  */
 export function httpAdapterConfig<C extends HttpAdapterConfig>(defaults: HttpAdapterDefaults, own: HttpAdapterOwnKeys<C>): {
-  Config: Schema<C>
+  Config: Schema<ConfigInput<C, 'models'>, C>
   resolveConfig(input: Partial<C>): ResolvedHttpAdapterConfig<C>
 } {
   const keys = Object.keys(own) as (keyof typeof own)[]
   const schemas = Object.fromEntries(keys.map((key) => [key, own[key].schema]))
   const invalid = invalidConfig(defaults.owner)
   return {
-    Config: Schema.object({ ...httpAdapterSchema(defaults), ...schemas }) as unknown as Schema<C>,
+    Config: Schema.object({ ...httpAdapterSchema(defaults), ...schemas }) as unknown as Schema<ConfigInput<C, 'models'>, C>,
     resolveConfig(input) {
       const shared = resolveHttpAdapterConfig(input, defaults)
       const values = Object.fromEntries(keys.map((key) => {
