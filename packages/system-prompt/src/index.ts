@@ -16,5 +16,6 @@ export type {
   AssembleContext, AssembledContext, AssembledSection, ContextDefinition, ContextSnapshotSection, PromptAssembly, PromptContext,
   PromptSection, ScopeKey, SectionDefinition, SectionText, ToolProvider, ToolProviderResult, VariableProvider,
 } from './types.ts'
+export type { ToolSchema } from 'dsh-core'
 export { SystemPrompt as default } from './service.ts'
 export { contextScope, scopedContext } from './scoped-context.ts'
