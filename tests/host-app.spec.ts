@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packWorkspace } from '../.ci/pack.mjs'
+import { packWorkspace, workspacePackages } from '../.ci/pack.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const example = join(root, 'examples', 'host-app')
@@ -23,6 +23,8 @@ const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).fi
 
 let host: string
 let state: string
+let tarballs: Map<string, string>
+let packs: string
 
 function run(command: string, args: string[], options: { input?: string; timeout?: number } = {}): SpawnSyncReturns<string> {
   return spawnSync(command, args, {
@@ -54,17 +56,53 @@ beforeAll(() => {
   host = mkdtempSync(join(tmpdir(), 'dsh-host-app-'))
   state = mkdtempSync(join(tmpdir(), 'dsh-host-state-'))
   cpSync(example, host, { recursive: true, filter: (path) => !/node_modules|[/\\]out$|sessions$/.test(path) })
-  const packs = mkdtempSync(join(tmpdir(), 'dsh-host-packs-'))
-  const tarballs = [...packWorkspace(root, packs).values()]
-  ok(run('npm', ['i', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs,
+  packs = mkdtempSync(join(tmpdir(), 'dsh-host-packs-'))
+  tarballs = packWorkspace(root, packs)
+  ok(run('npm', ['i', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs.values(),
     ...Object.entries(versions).map(([name, version]) => `${name}@${version}`)], { timeout: 600_000 }))
 }, 900_000)
 
 afterAll(() => {
-  for (const folder of [host, state]) if (folder) rmSync(folder, { recursive: true, force: true })
-})
+  for (const folder of [host, state, packs]) if (folder) rmSync(folder, { recursive: true, force: true })
+}, 120_000)
 
 // tsc and npx on a loaded 2-core machine take tens of seconds each
+describe('npm run pack', () => {
+  const entries = (tarball: string) => ok(spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' })).trim().split('\n')
+  const packedManifest = (tarball: string) => JSON.parse(ok(spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })))
+
+  it('packs every package but the private ones, each with dist/ (JavaScript and declarations), README and LICENSE', () => {
+    const publishable = [...workspacePackages(root).values()].filter(({ manifest }) => !manifest.private).map(({ manifest }) => manifest.name)
+    expect([...tarballs.keys()].sort()).toEqual(publishable.sort())
+    expect(publishable).not.toContain('dsh-bench')
+    for (const tarball of tarballs.values()) {
+      const files = entries(tarball)
+      expect(files).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/README.md', 'package/LICENSE', 'package/package.json']))
+      expect(files.filter((file) => /\.tsbuildinfo$|\/src\/|\/tests\//.test(file))).toEqual([])
+    }
+  })
+
+  it('writes real version ranges, peers for cordis and schemastery, and no source condition', () => {
+    for (const tarball of tarballs.values()) {
+      const manifest = packedManifest(tarball)
+      const text = JSON.stringify(manifest)
+      expect(text).not.toContain('workspace:')
+      expect(text).not.toContain('"source"')
+      expect(manifest.private).toBeUndefined()
+      expect(manifest.devDependencies).toBeUndefined()
+      expect(Object.keys(manifest)).toEqual(expect.arrayContaining(['repository', 'keywords', 'engines', 'license', 'description']))
+      if (manifest.name !== 'dsh-core') expect(Object.keys(manifest.peerDependencies)).toEqual(expect.arrayContaining(['cordis', 'schemastery']))
+      expect(Object.keys(manifest.dependencies ?? {})).not.toContain('cordis')
+    }
+  })
+
+  it('is shown as written in the README: the host file is examples/host-app/host.ts', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const block = readme.slice(readme.indexOf('## Use DSH in your Cordis app')).match(/```ts\n([\s\S]*?)```/)?.[1]
+    expect(block).toBe(readFileSync(join(example, 'host.ts'), 'utf8'))
+  })
+})
+
 describe('a Cordis host app outside the workspace', { timeout: 180_000 }, () => {
   it('installs exactly one copy of cordis', () => {
     expect(copiesOf('cordis')).toEqual([join(host, 'node_modules', 'cordis')])
