@@ -51,9 +51,9 @@ export class AcpDemo extends Service {
     const ready = () => readiness?.ready ?? Promise.resolve()
     const { ctx } = this
     const mcp = {
-      // labelled like the app's own MCP tools, so inspection names the server behind each
+      // the server is recorded in each tool's origin, as for the app's own MCP tools
       register: (definition: ExecutableTool, origin: ToolOrigin, agentId: string) =>
-        ctx.effect(() => ctx.tools.register(definition, { agentId }), registrationLabel(definition.name, origin.server)),
+        ctx.effect(() => ctx.tools.register(definition, { agentId, server: origin.server }), registrationLabel(definition.name, origin.server)),
       startupTimeoutMs: this.config.mcpStartupTimeoutMs,
       callTimeoutMs: this.config.mcpCallTimeoutMs,
     }

@@ -7,7 +7,10 @@ export const name = 'tools-mcp'
 export const inject = ['tools']
 export { Config }
 
-/** The effect label each MCP tool registration carries; `dsh-prompt inspect` reads the server from it. */
+/**
+ * The effect label each MCP tool registration carries, for diagnostics only: the server is recorded as typed
+ * data in the tool's origin (`tools.origin(name).server`), which is what inspection reads.
+ */
 export function registrationLabel(tool: string, server: string): string {
   return `tools-mcp.register(${tool} from server ${JSON.stringify(server)})`
 }
@@ -23,7 +26,7 @@ export function batchRegistrationLabel(tools: readonly string[], server: string)
  */
 function registerListing(ctx: Context, definitions: ExecutableTool[], server: string): (() => Promise<void>)[] {
   let batch: ToolBatchDisposer | undefined
-  const end = ctx.effect(() => (batch = ctx.tools.registerMany(definitions)), batchRegistrationLabel(definitions.map((tool) => tool.name), server))
+  const end = ctx.effect(() => (batch = ctx.tools.registerMany(definitions, { server })), batchRegistrationLabel(definitions.map((tool) => tool.name), server))
   let live = definitions.length
   return batch!.each.map((dispose) => {
     let done = false
@@ -45,7 +48,7 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
   const specs = checkConfig(config)
   const logger = ctx.logger('tools-mcp')
   const set = new McpServerSet(specs, {
-    register: (definition, origin) => ctx.effect(() => ctx.tools.register(definition), registrationLabel(definition.name, origin.server)),
+    register: (definition, origin) => ctx.effect(() => ctx.tools.register(definition, { server: origin.server }), registrationLabel(definition.name, origin.server)),
     registerMany: (definitions, server) => registerListing(ctx, definitions, server),
   }, {
     log: {

@@ -1,5 +1,5 @@
-import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
+import type { ToolOrigin } from './origin.ts'
 
 /** What a running tool receives besides its arguments. */
 export interface ToolExecuteContext {
@@ -38,6 +38,12 @@ export interface ToolScope {
   agentId?: string
 }
 
+/** What `register()` takes besides the definition: the scope, and where the tool comes from. */
+export interface ToolRegistration extends ToolScope {
+  /** The remote source of the tool (an MCP server's name), recorded in its `origin`. */
+  server?: string
+}
+
 export interface ExecuteOptions extends ToolScope {
   /** Aborting it cancels the call: the tool's own signal is aborted and the result is an error. */
   signal?: AbortSignal
@@ -62,8 +68,8 @@ export interface ToolEntry {
   readonly deferred: boolean
   readonly alwaysLoad: boolean
   readonly timeoutMs: number | undefined
-  /** The plugin that registered it, set when it is added. */
-  owner?: Context['fiber']
+  /** Who registered it (plugin, app-file entry, server), set when it is added. */
+  origin?: ToolOrigin
 }
 
 
