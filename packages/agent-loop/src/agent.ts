@@ -62,35 +62,9 @@ export class Agent {
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.snapshots = new ContextSnapshots(session)
-    this.turns = session.events().filter((event) => event.type === 'turn/start').length
-    this.closeInterruptedTurn()
-  }
-
-  /**
-   * A log that ends inside a turn (the process stopped mid-turn) is closed before anything new is logged:
-   * a result for each call still waiting for one (providers refuse a tool call without its result), the
-   * open step's end and the turn's end, so the log stays balanced and the next turn is well-formed.
-   */
-  private closeInterruptedTurn(): void {
-    const events = this.session.events()
-    const start = events.findLastIndex((event) => event.type === 'turn/start')
-    if (start < 0 || events.slice(start).some((event) => event.type === 'turn/end')) return
-    const { turn } = events[start]!.data as { turn: number }
-    const message = 'the turn was interrupted before it ended (the process stopped)'
-    let openStep = 0
-    const waiting = new Map<string, { step: number; name: string }>()
-    for (const event of events.slice(start)) {
-      const data = event.data as { step: number; id: string; name: string }
-      if (event.type === 'step/start') openStep = data.step
-      else if (event.type === 'step/end') openStep = 0
-      else if (event.type === 'tool/call') waiting.set(data.id, { step: data.step, name: data.name })
-      else if (event.type === 'tool/result') waiting.delete(data.id)
-    }
-    for (const [id, { step, name }] of waiting) {
-      this.session.append('tool/result', { turn, step, id, name, output: `tool ${JSON.stringify(name)} did not return: ${message}`, isError: true })
-    }
-    if (openStep) this.session.append('step/end', { turn, step: openStep })
-    this.session.append('turn/end', { turn, reason: 'error', error: { message } })
+    this.turns = session.turns().started
+    // A log that ends inside a turn (the process stopped mid-turn) is balanced before anything new is logged.
+    session.closeOpenTurn('the turn was interrupted before it ended (the process stopped)')
   }
 
   get model(): string {
