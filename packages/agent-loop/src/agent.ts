@@ -1,15 +1,16 @@
 import type { Context } from 'cordis'
 import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
 import { LlmError, type GenerateOptions } from 'dsh-llm'
-import type { CompactionReason, HeaderReason, RequestHeader, Session } from 'dsh-session'
+import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
 import { joinContextSections, renderContextSections, renderPrompt } from 'dsh-system-prompt'
 import { CompactionCancelled, compact, type CompactionOutcome } from './compaction.ts'
 import { AgentLoopError } from './errors.ts'
 import { estimateFill } from './fill.ts'
-import { HeaderMemo, diffToolNames } from './header.ts'
+import { HeaderLog } from './header.ts'
 import { mapWithLimit } from './limit.ts'
 import { ContextSnapshots } from './runtime-context.ts'
-import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
+import type { Turn } from './turn.ts'
+import type { AgentStatus, PromptOptions, TurnResult } from './types.ts'
 
 export interface AgentSettings {
   model: string
@@ -30,10 +31,9 @@ export class Agent {
   /** The last request handed to the model, exactly as dispatched (deep-frozen). */
   lastRequest: Readonly<GenerateOptions> | undefined
   private turns: number
-  private headersThisProcess = 0
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
-  private readonly headers = new HeaderMemo()
+  private readonly headers: HeaderLog
   private readonly snapshots: ContextSnapshots
 
   /**
@@ -62,6 +62,7 @@ export class Agent {
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.snapshots = new ContextSnapshots(session)
+    this.headers = new HeaderLog(session)
     this.turns = session.turns().started
     // A log that ends inside a turn (the process stopped mid-turn) is balanced before anything new is logged.
     session.closeOpenTurn('the turn was interrupted before it ended (the process stopped)')
@@ -86,7 +87,8 @@ export class Agent {
     const running = (async (): Promise<CompactionOutcome> => {
       try {
         await this.session.flushed()
-        const outcome = await this.runCompaction(this.turns, 0, 'manual', this.session.lastSeq, signal)
+        const turn: Turn = { turn: this.turns, step: 0, signal, notify: (update) => this.emit('agent/update', this, update) }
+        const outcome = await this.runCompaction(turn, 'manual', this.session.lastSeq)
         await this.session.flushed()
         return outcome
       } catch (error) {
@@ -145,15 +147,21 @@ export class Agent {
 
   private async runTurn(text: string, signal: AbortSignal, onUpdate: PromptOptions['onUpdate']): Promise<TurnResult> {
     const turn = ++this.turns
-    // Observers watch a turn; one that throws is logged and the turn goes on, so the log stays balanced.
-    const notify = (update: AgentUpdate) => {
-      try {
-        onUpdate?.(update)
-        this.emit('agent/update', this, update)
-      } catch (error) {
-        this.logger.warn(`an agent update observer threw on ${update.type}: ${messageOf(error)}`)
-      }
+    const current: Turn = {
+      turn,
+      step: 0,
+      signal,
+      // Observers watch a turn; one that throws is logged and the turn goes on, so the log stays balanced.
+      notify: (update) => {
+        try {
+          onUpdate?.(update)
+          this.emit('agent/update', this, update)
+        } catch (error) {
+          this.logger.warn(`an agent update observer threw on ${update.type}: ${messageOf(error)}`)
+        }
+      },
     }
+    const { notify } = current
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
     let openStep = 0
     try {
@@ -161,6 +169,7 @@ export class Agent {
       this.session.append('turn/start', { turn })
       const asked = this.session.append('user/message', { turn, text })
       for (let step = 1; ; step++) {
+        current.step = step
         if (signal.aborted) throw new Cancelled()
         if (step > this.settings.maxSteps) {
           result.reason = 'step_limit'
@@ -177,8 +186,8 @@ export class Agent {
         openStep = step
         // Before a changed header is logged: the compaction request then rides the prefix the provider holds.
         // The first step keeps the user's new message verbatim after the summary; later ones compact it too.
-        await this.fitContext(turn, step, header, step === 1 ? asked.seq - 1 : this.session.lastSeq, signal, notify)
-        this.logHeader(turn, step, header, notify)
+        await this.fitContext(current, header, step === 1 ? asked.seq - 1 : this.session.lastSeq)
+        this.headers.log(current, header)
         // after the header, in the history: a changing runtime context never moves the cached prefix
         this.snapshots.update(turn, step, joinContextSections(contexts), contexts)
         const response = await this.callModel(signal, (delta) => notify({ type: 'text', turn, step, delta }))
@@ -193,7 +202,7 @@ export class Agent {
           openStep = 0
           break
         }
-        await this.runTools(turn, step, response.toolCalls, signal, notify)
+        await this.runTools(current, response.toolCalls)
         this.session.append('step/end', { turn, step })
         openStep = 0
       }
@@ -219,21 +228,6 @@ export class Agent {
     return result
   }
 
-  /** Logs the header when its bytes differ from the last logged one, and a tool-registry message when names changed. */
-  private logHeader(turn: number, step: number, header: RequestHeader, notify: (update: AgentUpdate) => void) {
-    const previous = this.session.requestHeader()?.data.header
-    if (this.headers.same(previous, header)) return
-    const reason: HeaderReason = !previous ? 'initial' : this.session.resumed && this.headersThisProcess === 0 ? 'resume' : 'change'
-    const logged = this.session.append('request/header', { turn, step, reason, header })
-    this.headersThisProcess++
-    this.headers.remember(logged.data.header, header)
-    if (!previous) return
-    const { added, removed } = diffToolNames(previous, header)
-    if (added.length === 0 && removed.length === 0) return
-    this.session.append('developer/message', { turn, step, source: 'tool-registry', added, removed, headerSeq: logged.seq })
-    notify({ type: 'tools-changed', turn, step, added, removed })
-  }
-
   /**
    * Compacts before the step when the request about to go (with `header`, the step's assembled one)
    * passes `compactAt` of the model's window. The compaction request carries the last logged header: the
@@ -241,8 +235,7 @@ export class Agent {
    * step go on while the request still fits; otherwise the turn fails with one line, and the next turn
    * tries again.
    */
-  private async fitContext(turn: number, step: number, header: RequestHeader, throughSeq: number, signal: AbortSignal,
-    notify: (update: AgentUpdate) => void) {
+  private async fitContext(turn: Turn, header: RequestHeader, throughSeq: number) {
     const request = this.nextRequest()
     if (!request) return
     const window = this.llm.contextWindow(header.model)
@@ -252,7 +245,7 @@ export class Agent {
     // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
     const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request.messages }, changed)
     if (fill < this.settings.compactAt * window) return
-    const outcome = await this.runCompaction(turn, step, 'auto', throughSeq, signal, notify)
+    const outcome = await this.runCompaction(turn, 'auto', throughSeq)
     if (outcome.ok) return
     if (fill > window) {
       throw new AgentLoopError('CONTEXT_FULL', `the next request needs about ${fill} tokens, more than the ${window}-token context window `
@@ -262,14 +255,14 @@ export class Agent {
   }
 
   /** One compaction of the history through `throughSeq`, announced to observers either way. */
-  private async runCompaction(turn: number, step: number, reason: CompactionReason, throughSeq: number, signal: AbortSignal,
-    notify: (update: AgentUpdate) => void = (update) => this.emit('agent/update', this, update)): Promise<CompactionOutcome> {
+  private async runCompaction(current: Turn, reason: CompactionReason, throughSeq: number): Promise<CompactionOutcome> {
+    const { turn, step, signal } = current
     const request = this.nextRequest()
     const outcome: CompactionOutcome = !request ? { ok: false, error: 'nothing to compact: no request was made yet' }
       : !this.hasHistoryThrough(throughSeq) ? { ok: false, error: 'nothing to compact: no message since the last compaction' }
       : await compact({ session: this.session, llm: this.llm, request, throughSeq, turn, step, reason, signal, timeoutMs: this.settings.compactionTimeoutMs })
     if (outcome.ok) this.snapshots.forget()
-    notify(outcome.ok
+    current.notify(outcome.ok
       ? { type: 'compaction', turn, step, reason, throughSeq, ...outcome.usage && { usage: outcome.usage } }
       : { type: 'compaction', turn, step, reason, error: outcome.error })
     return outcome
@@ -331,7 +324,8 @@ export class Agent {
     return { text, toolCalls, usage }
   }
 
-  private async runTools(turn: number, step: number, calls: ToolCall[], signal: AbortSignal, notify: (update: AgentUpdate) => void) {
+  private async runTools(current: Turn, calls: ToolCall[]) {
+    const { turn, step, signal, notify } = current
     for (const call of calls) {
       this.session.append('tool/call', { turn, step, id: call.id, name: call.name, arguments: call.arguments })
       notify({ type: 'tool-call', turn, step, id: call.id, name: call.name, arguments: call.arguments })
