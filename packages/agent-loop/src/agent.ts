@@ -1,13 +1,13 @@
 import type { Context } from 'cordis'
-import { messageOf, rawService, type ToolCall, type Usage } from 'dsh-core'
-import { LlmError, type GenerateOptions } from 'dsh-llm'
-import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
+import { messageOf, rawService, type ToolCall } from 'dsh-core'
+import { LlmError, collect, type GenerateOptions, type LlmRoute } from 'dsh-llm'
+import type { RequestHeader, Session } from 'dsh-session'
 import { joinContextSections, renderContextSections, renderPrompt } from 'dsh-system-prompt'
-import { CompactionCancelled, compact, type CompactionOutcome } from './compaction.ts'
+import { CompactionCancelled, Compactor, type CompactionOutcome } from './compaction.ts'
 import { AgentLoopError } from './errors.ts'
-import { estimateFill } from './fill.ts'
 import { HeaderLog } from './header.ts'
 import { mapWithLimit } from './limit.ts'
+import { nextRequest } from './reconstruct.ts'
 import { ContextSnapshots } from './runtime-context.ts'
 import type { Turn } from './turn.ts'
 import type { AgentStatus, PromptOptions, TurnResult } from './types.ts'
@@ -34,6 +34,7 @@ export class Agent {
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
   private readonly headers: HeaderLog
+  private readonly compactor: Compactor
   private readonly snapshots: ContextSnapshots
 
   /**
@@ -63,6 +64,13 @@ export class Agent {
     this.logger = ctx.logger('agent-loop')
     this.snapshots = new ContextSnapshots(session)
     this.headers = new HeaderLog(session)
+    this.compactor = new Compactor(session, {
+      compactAt: settings.compactAt,
+      timeoutMs: settings.compactionTimeoutMs,
+      headers: this.headers,
+      compacted: () => this.snapshots.forget(),
+      warn: (message) => this.logger.warn(message),
+    })
     this.turns = session.turns().started
     // A log that ends inside a turn (the process stopped mid-turn) is balanced before anything new is logged.
     session.closeOpenTurn('the turn was interrupted before it ended (the process stopped)')
@@ -88,7 +96,7 @@ export class Agent {
       try {
         await this.session.flushed()
         const turn: Turn = { turn: this.turns, step: 0, signal, notify: (update) => this.emit('agent/update', this, update) }
-        const outcome = await this.runCompaction(turn, 'manual', this.session.lastSeq)
+        const outcome = await this.compactor.run(turn, this.llm, 'manual', this.session.lastSeq, nextRequest(this.session))
         await this.session.flushed()
         return outcome
       } catch (error) {
@@ -179,18 +187,19 @@ export class Agent {
         const assembly = await this.systemPrompt.assemble({ scope: this.id, signal, model: this.model, cwd: this.settings.cwd, agentId: this.id })
         const header = this.assembledHeader(renderPrompt(assembly), assembly.tools)
         const contexts = assembly.contexts.length ? renderContextSections(assembly) : []
-        this.llm.resolve(this.model)
+        // The step's model is resolved once: its window, a compaction and the call go through this route.
+        const route = this.llm.route(this.model)
         // A cancel that landed during assembly opens no step: nothing would be sent for it.
         if (signal.aborted) throw new Cancelled()
         this.session.append('step/start', { turn, step })
         openStep = step
         // Before a changed header is logged: the compaction request then rides the prefix the provider holds.
         // The first step keeps the user's new message verbatim after the summary; later ones compact it too.
-        await this.fitContext(current, header, step === 1 ? asked.seq - 1 : this.session.lastSeq)
+        await this.compactor.fit(current, route, header, nextRequest(this.session), step === 1 ? asked.seq - 1 : this.session.lastSeq)
         this.headers.log(current, header)
         // after the header, in the history: a changing runtime context never moves the cached prefix
         this.snapshots.update(turn, step, joinContextSections(contexts), contexts)
-        const response = await this.callModel(signal, (delta) => notify({ type: 'text', turn, step, delta }))
+        const response = await this.callModel(route, signal, (delta) => notify({ type: 'text', turn, step, delta }))
         this.session.append('assistant/message', {
           turn, step, text: response.text, toolCalls: response.toolCalls, ...(response.usage ? { usage: response.usage } : {}),
         })
@@ -229,56 +238,6 @@ export class Agent {
   }
 
   /**
-   * Compacts before the step when the request about to go (with `header`, the step's assembled one)
-   * passes `compactAt` of the model's window. The compaction request carries the last logged header: the
-   * step's own when it is unchanged, else the one the provider has cached. A failed compaction lets the
-   * step go on while the request still fits; otherwise the turn fails with one line, and the next turn
-   * tries again.
-   */
-  private async fitContext(turn: Turn, header: RequestHeader, throughSeq: number) {
-    const request = this.nextRequest()
-    if (!request) return
-    const window = this.llm.contextWindow(header.model)
-    if (window === undefined) return
-    const logged = this.session.requestHeader()!.data.header
-    const changed = !this.headers.same(logged, header)
-    // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
-    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request.messages }, changed)
-    if (fill < this.settings.compactAt * window) return
-    const outcome = await this.runCompaction(turn, 'auto', throughSeq)
-    if (outcome.ok) return
-    if (fill > window) {
-      throw new AgentLoopError('CONTEXT_FULL', `the next request needs about ${fill} tokens, more than the ${window}-token context window `
-        + `of "${header.model}", and compaction failed: ${outcome.error}`)
-    }
-    this.logger.warn(`compaction at ${fill} of ${window} tokens failed, the step goes on: ${outcome.error}`)
-  }
-
-  /** One compaction of the history through `throughSeq`, announced to observers either way. */
-  private async runCompaction(current: Turn, reason: CompactionReason, throughSeq: number): Promise<CompactionOutcome> {
-    const { turn, step, signal } = current
-    const request = this.nextRequest()
-    const outcome: CompactionOutcome = !request ? { ok: false, error: 'nothing to compact: no request was made yet' }
-      : !this.hasHistoryThrough(throughSeq) ? { ok: false, error: 'nothing to compact: no message since the last compaction' }
-      : await compact({ session: this.session, llm: this.llm, request, throughSeq, turn, step, reason, signal, timeoutMs: this.settings.compactionTimeoutMs })
-    if (outcome.ok) this.snapshots.forget()
-    current.notify(outcome.ok
-      ? { type: 'compaction', turn, step, reason, throughSeq, ...outcome.usage && { usage: outcome.usage } }
-      : { type: 'compaction', turn, step, reason, error: outcome.error })
-    return outcome
-  }
-
-  /** True when a message was logged after the last compaction and at or before `throughSeq`. */
-  private hasHistoryThrough(throughSeq: number): boolean {
-    for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
-      const type = this.session.event(seq)!.type
-      if (type === 'context/compaction') return false
-      if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
-    }
-    return false
-  }
-
-  /**
    * The header of this step. The deferred-tool set comes from the live registry and decides
    * `defer_loading` on the wire, so it is part of the header (in tool order, present only when non-empty):
    * a change of it logs a new header, and the log alone rebuilds the dispatched request.
@@ -289,39 +248,19 @@ export class Agent {
     return { model: this.model, system, tools, ...(deferred.length ? { deferredTools: deferred } : {}) }
   }
 
-  /** The request the loop would dispatch now: the logged header and the logged history; none before a header. */
-  private nextRequest(): Omit<GenerateOptions, 'signal'> | undefined {
-    const logged = this.session.requestHeader()?.data.header
-    if (!logged) return undefined
-    return {
-      model: logged.model,
-      system: logged.system,
-      tools: logged.tools,
-      messages: this.session.messages(),
-      toolHistory: this.session.toolHistory(),
-      ...(logged.deferredTools?.length ? { deferredTools: logged.deferredTools } : {}),
-    }
-  }
-
   /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
-  private async callModel(signal: AbortSignal, onText: (delta: string) => void) {
-    const request: GenerateOptions = { ...this.nextRequest()!, signal }
+  private async callModel(route: LlmRoute, signal: AbortSignal, onText: (delta: string) => void) {
+    const request: GenerateOptions = { ...nextRequest(this.session)!, signal }
     this.lastRequest = request
-    let text = ''
-    const toolCalls: ToolCall[] = []
-    let usage: Usage | undefined
+    let response
     try {
-      for await (const event of this.llm.stream(request)) {
-        if (event.type === 'text') { text += event.delta; onText(event.delta) }
-        else if (event.type === 'tool-call') toolCalls.push(event.call)
-        else if (event.type === 'usage') usage = event.usage
-      }
+      response = await collect(route.stream(request), { onText })
     } catch (error) {
       if (error instanceof LlmError && error.code === 'CANCELLED') throw new Cancelled()
       throw error
     }
     if (signal.aborted) throw new Cancelled()
-    return { text, toolCalls, usage }
+    return response
   }
 
   private async runTools(current: Turn, calls: ToolCall[]) {
