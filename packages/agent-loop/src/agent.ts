@@ -10,18 +10,7 @@ import { mapWithLimit } from './limit.ts'
 import { nextRequest } from './reconstruct.ts'
 import { ContextSnapshots } from './runtime-context.ts'
 import type { Turn } from './turn.ts'
-import type { AgentStatus, PromptOptions, TurnResult } from './types.ts'
-
-export interface AgentSettings {
-  model: string
-  cwd: string
-  maxSteps: number
-  toolConcurrency: number
-  /** Share of the model's context window at which the loop compacts before a step. */
-  compactAt: number
-  /** Time limit of one compaction request, in milliseconds. */
-  compactionTimeoutMs: number
-}
+import type { AgentSettings, AgentStatus, PromptOptions, TurnResult } from './types.ts'
 
 class Cancelled extends Error {}
 
