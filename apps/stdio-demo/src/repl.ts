@@ -3,7 +3,7 @@ import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
-import type { StdioDemo } from './plugin.ts'
+import type { StdioDemo } from './service.ts'
 import { showThinking } from './thinking.ts'
 
 /**

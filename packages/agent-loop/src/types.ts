@@ -1,6 +1,22 @@
 import type { ToolCall, Usage } from 'dsh-core'
 import type { CompactionReason, TurnEndReason } from 'dsh-session'
 
+/** The loop's configuration (`AgentLoop.Config` validates it and holds the defaults). */
+export interface AgentLoopConfig {
+  /** Model id of new agents. */
+  model: string
+  maxSteps: number
+  toolConcurrency: number
+  /** Share of the model's context window (0 < share <= 1) at which a step first compacts the session. */
+  compactAt: number
+  /** Time limit of one compaction request, in milliseconds. */
+  compactionTimeoutMs: number
+  cwd?: string
+}
+
+/** What one agent runs with: the loop's configuration, its own model, and the working directory resolved. */
+export type AgentSettings = Required<AgentLoopConfig>
+
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =
   | { type: 'text'; turn: number; step: number; delta: string }

@@ -1,0 +1,12 @@
+import type { AgentUpdate } from './types.ts'
+
+/**
+ * One running turn as the parts of a step see it: its number, the step it is on (0 between turns, as
+ * for a manual compaction), the signal that cancels it, and where its live updates go.
+ */
+export interface Turn {
+  readonly turn: number
+  step: number
+  readonly signal: AbortSignal
+  notify(update: AgentUpdate): void
+}
