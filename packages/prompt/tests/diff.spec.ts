@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
@@ -157,5 +157,19 @@ describe('dsh-prompt diff on session logs', () => {
     const after = JSON.parse((await runBin(['diff', file, file, '--json'], dir)).stdout)
     expect(after.a.event).toEqual(before.a.event)
     expect(after.identical).toBe(true)
+  })
+
+  it('never modifies the session log: a torn last line stays, byte for byte, whatever the diff finds', async () => {
+    const { dir, file, seqs } = await recorded()
+    await appendFile(file, '{"seq":99,"type":"request/hea')
+    await utimes(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'))
+    const bytes = await readFile(file)
+    const { mtimeMs, size } = await stat(file)
+    const runs = [['diff', file, file], ['diff', `${file}#${seqs[0]}`, file, '--json'], ['diff', `${file}#999`, file]]
+    const codes: (number | null)[] = []
+    for (const args of runs) codes.push((await runBin(args, dir)).code)
+    expect(codes).toEqual([0, 1, 2])
+    expect((await readFile(file)).equals(bytes)).toBe(true)
+    expect(await stat(file)).toMatchObject({ mtimeMs, size })
   })
 })
