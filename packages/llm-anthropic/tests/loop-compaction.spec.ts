@@ -1,8 +1,8 @@
 import AgentSpine from 'dsh-agent-spine-demo'
-import { compactionCases } from 'dsh-llm/testing'
+import { compactionCases } from 'dsh-llm-testing'
 import { expect } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendError, sendEvents } from './emulator.ts'
+import { reply, sendError, sendEvents } from 'dsh-llm-testing/anthropic'
 import { fakeKey } from './setup.ts'
 
 compactionCases({

@@ -1,8 +1,8 @@
 import type { GenerateOptions } from 'dsh-llm'
-import { drainStream, toolChanges } from 'dsh-llm/testing'
+import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA } from '../src/index.ts'
-import { reply, sendEvents } from './emulator.ts'
+import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { setup } from './setup.ts'
 
 const { read, write, grep, user1, assistant1, user2, beforeAddition, afterAddition, beforeRemoval, afterRemoval } = toolChanges

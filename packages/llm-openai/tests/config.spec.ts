@@ -1,4 +1,4 @@
-import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider, { createOpenAIAdapter } from '../src/index.ts'
 

@@ -1,9 +1,9 @@
 import type { ToolSchema } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
-import { drainStream, toolChanges } from 'dsh-llm/testing'
+import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA, type OpenAIConfig } from '../src/index.ts'
-import { sendStream, textReply } from './emulator.ts'
+import { sendStream, textReply } from 'dsh-llm-testing/openai'
 import { setup } from './setup.ts'
 
 const { read, write, grep, beforeAddition, afterAddition, afterRemoval } = toolChanges

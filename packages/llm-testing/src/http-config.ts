@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { LlmError } from '../error.ts'
-import { HttpAdapterError } from '../http/error.ts'
-import type { HttpWire } from './http-contract.ts'
+import { LlmError } from 'dsh-llm'
+import { HttpAdapterError } from 'dsh-llm/http'
+import type { HttpWire } from './http-wire.ts'
 import { configRefusal, loadWithLlm } from './plugin.ts'
 
 /** Runs `body` with the variable `name` set to a placeholder key (a plugin refuses to start without its key). */
