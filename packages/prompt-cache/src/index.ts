@@ -1,4 +1,6 @@
 export { PromptCache, type PromptCacheConfig } from './service.ts'
+export { coldCacheNotice, type ColdCache, type ColdNoticeLocale } from './cold.ts'
+export { routeCaching, type RouteCaching } from './route-caching.ts'
 export { fingerprint, type FingerprintContext, type FingerprintedRequest } from './fingerprint.ts'
 export { classifyBreak } from './classify.ts'
 export { compareTools, firstByteDifference, changedSection, type ToolChanges, type ToolReason } from './diff.ts'
