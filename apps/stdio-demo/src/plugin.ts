@@ -4,6 +4,7 @@ import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import type { Agent } from 'dsh-agent-loop'
 import type {} from 'dsh-session'
+import type { ColdCache } from 'dsh-prompt-cache'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import { summarizeSessions, type SessionSummary } from './sessions.ts'
 
@@ -55,6 +56,14 @@ export class StdioDemo extends Service {
   /** The stored sessions, most recent first (`--sessions`, `--continue`). */
   storedSessions(): Promise<SessionSummary[]> {
     return summarizeSessions(this.ctx.sessions)
+  }
+
+  /**
+   * Calls `listener` each time `agent`'s prompt cache goes cold (dsh-prompt-cache's `prompt-cache/cold`:
+   * idle past its model's cache TTL). Nothing happens without a dsh-prompt-cache entry. Returns the disposer.
+   */
+  onColdCache(agent: Agent, listener: (info: ColdCache) => void): () => void {
+    return this.ctx.on('prompt-cache/cold', (cold, info) => { if (cold === agent) listener(info) })
   }
 
   /** The tools as the agent's next request would declare them, in canonical order. */

@@ -103,7 +103,7 @@ export class PromptCache extends Service {
     this.logger = ctx.logger('prompt-cache')
     this.llm = rawService(ctx.llm)
     this.cold = new ColdWatch((agent, info) => {
-      this.logger.info('prompt cache of agent %s is cold: idle %d ms, past the %d ms TTL of %s', agent.id, info.idleMs, info.ttlMs, info.model)
+      this.logger.debug('prompt cache of agent %s is cold: idle %d ms, past the %d ms TTL of %s', agent.id, info.idleMs, info.ttlMs, info.model)
       this.guard(() => this.notify('prompt-cache/cold', agent, info), 'a prompt-cache/cold listener threw')
     })
     ctx.effect(() => () => this.cold.dispose(), 'promptCache: cold-cache timers')
