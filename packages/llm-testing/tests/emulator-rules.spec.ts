@@ -166,10 +166,13 @@ describe('the emulator follows DashScope\'s explicit cache on /dashscope/v1/chat
     ],
   })
 
-  it('reads at its markers and caches nothing without them', async () => {
+  it('reads at its markers; without them the implicit cache applies, from 256 tokens', async () => {
     const { post } = await emulator()
+    // about 190 tokens: two whole 64-token blocks, under the implicit cache's minimum
+    await post('/dashscope/v1/chat/completions', chatBody(long('system', 60), 0))
+    expect((await post('/dashscope/v1/chat/completions', chatBody(long('system', 60), 0))).entry!.cachedTokens).toBe(0)
     await post('/dashscope/v1/chat/completions', chatBody(long('system'), 1))
-    expect((await post('/dashscope/v1/chat/completions', chatBody(long('system'), 2))).entry!.cachedTokens).toBe(0)
+    expect((await post('/dashscope/v1/chat/completions', chatBody(long('system'), 2))).entry!.cachedTokens).toBeGreaterThan(1024)
     const first = (await post('/dashscope/v1/chat/completions', marked(1))).entry!
     const second = (await post('/dashscope/v1/chat/completions', marked(2))).entry!
     expect(first.marks).toBe(2)

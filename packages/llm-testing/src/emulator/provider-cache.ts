@@ -34,16 +34,18 @@ const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 }
  *   `prompt_cache_key` route to (platform.openai.com/docs/guides/prompt-caching);
  * - anthropic: only at `cache_control` breakpoints, each looking back 20 blocks, 1,024 tokens at least,
  *   TTL 5 min or 1 h refreshed on a hit (docs.anthropic.com/en/docs/build-with-claude/prompt-caching);
- * - dashscope: the same breakpoint rules on message content parts, 1,024 tokens, 5 min
- *   (help.aliyun.com/zh/model-studio/context-cache).
+ * - dashscope: with `cache_control` markers on message content parts, its explicit cache — the same
+ *   breakpoint rules, 1,024 tokens, 5 min; a request without markers gets the implicit cache instead (the
+ *   two are exclusive per request): automatic, from 256 tokens, hits not guaranteed — emulated as always
+ *   hitting (help.aliyun.com/zh/model-studio/context-cache).
  */
 export function providerCache(profile: EmulatedProfile): ProviderCache {
   switch (profile) {
     case 'generic': return automatic(TOKENS_PER_BLOCK, 0)
     case 'deepseek': return automatic(64, 64)
     case 'openai': return automatic(128, 1024, true)
-    case 'anthropic':
-    case 'dashscope': return breakpoints(1024)
+    case 'anthropic': return breakpoints(1024)
+    case 'dashscope': return explicitOrImplicit(breakpoints(1024), automatic(TOKENS_PER_BLOCK, 256))
   }
 }
 
@@ -108,6 +110,13 @@ function breakpoints(minimum: number): ProviderCache {
       }
       return { cached, written }
     },
+  }
+}
+
+function explicitOrImplicit(explicit: ProviderCache, implicit: ProviderCache): ProviderCache {
+  return {
+    servable: explicit.servable,
+    lookupAndStore: (prompt, now) => (prompt.marks.length ? explicit : implicit).lookupAndStore(prompt, now),
   }
 }
 
