@@ -27,15 +27,17 @@ export interface LedgerEntry {
 
 interface Route {
   wire: Wire
+  /** The wire whose ideal applies: Anthropic's own API declares tools up front, as Chat Completions does. */
+  ideal: Wire
   profile: EmulatedProfile
   read: (body: unknown, headers: IncomingMessage['headers'], models: readonly string[]) => ReadRequest
   stream: typeof chatStream
 }
 
 const chat = (profile: EmulatedProfile, wire: Wire = 'chat-completions'): Route =>
-  ({ wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile), stream: chatStream })
+  ({ wire, ideal: wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile), stream: chatStream })
 const messages = (profile: 'deepseek' | 'anthropic'): Route =>
-  ({ wire: 'messages', profile, read: (body, headers, models) => readMessagesRequest(body, headers, models, profile), stream: messagesStream })
+  ({ wire: 'messages', ideal: profile === 'anthropic' ? 'chat-completions' : 'messages', profile, read: (body, headers, models) => readMessagesRequest(body, headers, models, profile), stream: messagesStream })
 
 /** Paths by provider: each speaks its wire and answers with its provider's cache rules. */
 export const ROUTES: Record<string, Route> = {
@@ -91,7 +93,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
     let cache = caches.get(route.profile)
     if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
-    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.wire), prompt.text.length))
+    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.ideal), prompt.text.length))
     const reply = echoReply(read.turns)
     const usage = {
       promptTokens: tokensOf(prompt.text.length),
