@@ -68,11 +68,15 @@ export async function startEmulator(models: readonly string[], options: Emulator
   const now = options.now ?? Date.now
   const caches = new Map<string, ProviderCache>()
   const ledger: LedgerEntry[] = []
+  /** Every request body as it arrived (answered or refused), with its path. */
+  const received: { path: string; body: string }[] = []
   const problems: string[] = []
   let previous: RenderedPrompt | undefined
 
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string) => {
-    const route = req.method === 'POST' ? ROUTES[new URL(req.url ?? '/', 'http://emulator').pathname] : undefined
+    const path = new URL(req.url ?? '/', 'http://emulator').pathname
+    received.push({ path, body: raw })
+    const route = req.method === 'POST' ? ROUTES[path] : undefined
     if (!route) {
       problems.push(`${req.method} ${req.url}: no such endpoint`)
       return refuse(res, 404, `no endpoint ${req.method} ${req.url}`)
@@ -124,6 +128,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
   return {
     origin: `http://127.0.0.1:${port}`,
     ledger,
+    received,
     problems,
     async close() {
       server.closeAllConnections()
