@@ -10,8 +10,8 @@ compactionCases({
   spine: AgentSpine,
   adapter: AnthropicProvider,
   key: fakeKey,
-  // addition-only, the default: grep arrives as a deferred declaration and a tool_addition block
-  config: (server, apiKeyEnv, model) => ({ baseURL: server.origin, apiKeyEnv, models: [{ ...model, toolUpdate: 'addition-only' }] }),
+  // addition-only, the deepseek profile's default on this route: grep arrives as a deferred declaration and a tool_addition block
+  config: (server, apiKeyEnv, model) => ({ baseURL: server.origin, apiKeyEnv, models: [{ ...model, provider: 'deepseek', toolUpdate: 'addition-only' }] }),
   reply: (res, text, inputTokens) => sendEvents(res, reply({
     text, start: { input_tokens: inputTokens, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
   })),

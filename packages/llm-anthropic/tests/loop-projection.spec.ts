@@ -29,7 +29,7 @@ async function conversation(mode: Mode) {
   const key = fakeKey()
   const ctx = new Context()
   await ctx.plugin(AgentSpine, { scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-proj-')) } as any)
-  await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: key.name, models: [{ id: 'test-model', toolUpdate: mode }] } as any)
+  await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: key.name, models: [{ id: 'test-model', provider: 'deepseek', toolUpdate: mode }] } as any)
   await ctx.plugin(toolsPlugin('base', ['read']))
   const writer = await ctx.plugin(toolsPlugin('writer', ['write']))
   const agent = await ctx.agentLoop.createAgent({ id: `proj-${mode}` })

@@ -10,7 +10,7 @@ const { read, write, grep, beforeAddition, afterAddition, afterRemoval } = toolC
 const MODELS: OpenAIConfig['models'] = ['deepseek-flash', { id: 'm-hist', toolUpdate: 'in-history' }, 'gpt-4o', { id: 'm-none', toolUpdate: 'none' }]
 
 async function run(config: Partial<OpenAIConfig>, ...requests: GenerateOptions[]) {
-  const h = await setup((_, res) => sendStream(res, textReply('ok')), { models: MODELS, ...config })
+  const h = await setup((_, res) => sendStream(res, textReply('ok')), { provider: 'deepseek', models: MODELS, ...config })
   for (const options of requests) await drainStream(h.ctx, options)
   await h.teardown()
   return h.server.requests.map((recorded) => ({ raw: recorded.body, body: JSON.parse(recorded.body), headers: recorded.headers }))

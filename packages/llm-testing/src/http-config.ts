@@ -69,7 +69,7 @@ export function httpConfigCases(wire: HttpWire): void {
       expect(() => wire.create({ models: [{ id: 'a', contextWindow: 1.5 }] }))
         .toThrow('model "a" has contextWindow 1.5; it must be a whole number of tokens >= 1')
       expect(() => wire.create({ models: [{ id: 'a', toolUpdate: 'sometimes' }] }))
-        .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
+        .toThrow('model "a" has toolUpdate "sometimes"; valid: none, append, addition-only, in-history')
     })
 
     it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', async () => {

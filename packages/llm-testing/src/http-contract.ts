@@ -9,6 +9,7 @@ import { startLoopbackAdapter } from './loopback-adapter.ts'
 import { configRefusal, loadWithLlm } from './plugin.ts'
 import { adapterCause, drainStream, exposedText, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'
 import { httpConfigCases } from './http-config.ts'
+import { profileCases } from './profile-cases.ts'
 import { idleTimeoutCases } from './timeouts.ts'
 
 const MODEL = 'test-model'
@@ -269,5 +270,6 @@ export function httpAdapterContract(name: string, wire: HttpWire): void {
 
     idleTimeoutCases(wire, setup)
     httpConfigCases(wire)
+    profileCases(wire)
   })
 }

@@ -1,4 +1,4 @@
-import type { LlmRuntime, GenerateOptions } from 'dsh-llm'
+import type { GenerateOptions, LlmRuntime } from 'dsh-llm'
 import type { CacheMark } from './layout.ts'
 import type { CacheRules } from './rules.ts'
 
@@ -9,9 +9,29 @@ export interface RouteCaching {
 }
 
 /**
- * The caching of `model`'s route, from its provider profile. A route whose profile is unknown (the offline
- * model, an endpoint that resolves to no profile) has none: the detector then compares reads only.
+ * The caching of `model`'s route, from its provider profile (`llm.cachePolicy`): the mechanism, unit,
+ * minimum for this model, the TTL its entry asks for (none where the provider states no bound) and the
+ * lookback. A `generic` route (the offline model, a self-hosted server, a proxy) states no rules a
+ * prediction could rest on, so it has none: the detector then compares reads only, as the seed describes.
+ * An unknown model has none either.
  */
-export function routeCaching(_llm: LlmRuntime, _model: string): RouteCaching {
-  return {}
+export function routeCaching(llm: Pick<LlmRuntime, 'cachePolicy'>, model: string): RouteCaching {
+  let policy
+  try {
+    policy = llm.cachePolicy(model)
+  } catch {
+    return {}
+  }
+  const { profile, ttl, minimumTokens } = policy
+  if (profile.id === 'generic') return {}
+  const explicit = profile.cache.mechanism === 'explicit-breakpoints'
+  const rules: CacheRules = {
+    profile: profile.id,
+    mechanism: explicit ? 'breakpoints' : 'automatic',
+    unitTokens: profile.cache.unitTokens,
+    minimumTokens,
+    ...(ttl.seconds === undefined ? {} : { ttlMs: ttl.seconds * 1000 }),
+    ...(explicit && profile.cache.lookbackBlocks !== undefined ? { lookbackBlocks: profile.cache.lookbackBlocks } : {}),
+  }
+  return { rules }
 }

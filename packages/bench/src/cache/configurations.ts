@@ -41,13 +41,18 @@ export const COMPACT_AT = 0.8
  */
 export const SMALL_WINDOW = 5_500
 
+const DEEPSEEK = { provider: 'deepseek' }
+
 export const CONFIGURATIONS: Configuration[] = [
   { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true },
   { key: 'canonical', label: 'canonical order, chat completions', wire: 'chat-completions' },
   { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
-  { key: 'deepseek_anthropic_addition_only', label: 'deepseek messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only' },
-  { key: 'deepseek_anthropic_in_history', label: 'deepseek messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history' },
-  { key: 'deepseek_addition_only', label: 'deepseek chat completions, toolUpdate addition-only', wire: 'deepseek', route: '/deepseek', toolUpdate: 'addition-only' },
+  // append: tools that join go after the declared ones, so an addition keeps the whole tool block
+  { key: 'append_addition', label: 'toolUpdate append, chat completions', wire: 'chat-completions', toolUpdate: 'append' },
+  // DeepSeek's Anthropic-compatible Messages route (the emulator's /v1/messages), automatic 64-token units
+  { key: 'deepseek_anthropic_addition_only', label: 'deepseek messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only', entry: DEEPSEEK },
+  { key: 'deepseek_anthropic_in_history', label: 'deepseek messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history', entry: DEEPSEEK },
+  { key: 'deepseek_addition_only', label: 'deepseek chat completions, toolUpdate addition-only', wire: 'deepseek', route: '/deepseek', toolUpdate: 'addition-only', entry: DEEPSEEK },
   // Anthropic's own API caches only at breakpoints; without them nothing is read (the baseline)
   { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', toolUpdate: 'none' },
   { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
