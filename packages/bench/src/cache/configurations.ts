@@ -53,8 +53,12 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'deepseek_anthropic_addition_only', label: 'deepseek messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only', entry: DEEPSEEK },
   { key: 'deepseek_anthropic_in_history', label: 'deepseek messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history', entry: DEEPSEEK },
   { key: 'deepseek_addition_only', label: 'deepseek chat completions, toolUpdate addition-only', wire: 'deepseek', route: '/deepseek', toolUpdate: 'addition-only', entry: DEEPSEEK },
-  // Anthropic's own API caches only at breakpoints; without them nothing is read (the baseline)
-  { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', toolUpdate: 'none' },
+  // Anthropic's own API caches only at breakpoints: the anthropic profile places them; a harness that does
+  // not know the provider's rules (the generic profile on the same wire) sends none and reads nothing
+  { key: 'anthropic_breakpoints', label: 'anthropic messages, profile anthropic (breakpoints)', wire: 'messages', route: '/anthropic', entry: { provider: 'anthropic' } },
+  { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', entry: { provider: 'generic' } },
+  { key: 'openai_prompt_cache_key', label: 'openai chat completions, profile openai (prompt_cache_key)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' } },
+  { key: 'dashscope_markers', label: 'dashscope chat completions, profile dashscope (cache_control)', wire: 'chat-completions', route: '/dashscope', entry: { provider: 'dashscope' } },
   { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
   { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
   { key: 'mcp_key_shuffle_registered', label: 'MCP servers shuffling schema keys, registered key order (baseline), chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, schemaKeyOrder: 'registered' },
