@@ -53,6 +53,9 @@ const sizeOf = (value: object) => {
   return size
 }
 
+// The loop sends one frozen tool list step after step: its declaration ends are measured once.
+const toolEndsOf = new WeakMap<readonly ToolSchema[], number[]>()
+
 const blocksOf = (message: ChatMessage) => message.role === 'assistant' ? Math.max(1, (message.text ? 1 : 0) + message.toolCalls.length) : 1
 
 /**
@@ -66,9 +69,13 @@ export function layoutOf(
   marks: readonly CacheMark[] = [],
   previous?: PrefixLayout,
 ): PrefixLayout {
-  const toolEnds: number[] = []
-  let chars = 0
-  for (const tool of options.tools as readonly ToolSchema[]) toolEnds.push(chars += sizeOf(tool))
+  let toolEnds = toolEndsOf.get(options.tools)
+  if (!toolEnds) {
+    let end = 0
+    toolEnds = options.tools.map((tool) => end += sizeOf(tool))
+    if (Object.isFrozen(options.tools)) toolEndsOf.set(options.tools, toolEnds)
+  }
+  let chars = toolEnds.at(-1) ?? 0
   const systemBlocks = options.tools.length + (options.system ? 1 : 0)
   const systemEnd = chars + options.system.length
   const { messages } = options
@@ -114,7 +121,8 @@ export function commonPrefix(previous: PrefixLayout, current: PrefixLayout, part
   if (previous.model !== current.model || previous.flags !== current.flags) return none
   const tools = previous.toolHashes
   let index = 0
-  while (index < tools.length && tools[index] === current.toolHashes[index]) index++
+  if (tools === current.toolHashes) index = tools.length
+  else while (index < tools.length && tools[index] === current.toolHashes[index]) index++
   const toolsEnd = { blocks: index, chars: index ? previous.toolEnds[index - 1]! : 0, whole: false }
   if (index < tools.length || current.toolHashes.length !== tools.length) return toolsEnd
   if (previous.system !== current.system) {

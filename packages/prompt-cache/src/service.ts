@@ -53,6 +53,14 @@ interface Dispatch {
   at: number
 }
 
+// A frozen fingerprint (an unchanged header) gives the same hash list, so layouts compare it by identity.
+const hashLists = new WeakMap<RequestFingerprint, readonly string[]>()
+function toolHashesOf(print: RequestFingerprint): readonly string[] {
+  let hashes = hashLists.get(print)
+  if (!hashes) hashLists.set(print, hashes = print.tools.map((tool) => tool.hash))
+  return hashes
+}
+
 const dropRatio = Schema.transform(Schema.number(), (value) => {
   if (isDropRatio(value)) return value
   throw new Schema.ValidationError(`expected a number greater than 0 and at most 1 but got ${quote(value)}`, { path: ['minDropRatio'] })
@@ -170,7 +178,7 @@ export class PromptCache extends Service {
       fingerprint: print,
       usage,
       system: options.system,
-      layout: layoutOf(options, print.tools.map((tool) => tool.hash), flags, marks, previous?.layout),
+      layout: layoutOf(options, toolHashesOf(print), flags, marks, previous?.layout),
       ...(dispatch ? { at: dispatch.at } : {}),
     }
     record.last = current
