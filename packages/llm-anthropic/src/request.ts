@@ -2,18 +2,33 @@ import type { ToolSchema } from 'dsh-core'
 import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
 
+/** A cache breakpoint (Anthropic profile only): the prefix through the marked block is cached for `ttl`. */
+export interface WireCacheControl {
+  type: 'ephemeral'
+  ttl?: '5m' | '1h'
+}
+
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
 export interface WireTool {
   name: string
   description: string
   input_schema: object
   defer_loading?: true
+  cache_control?: WireCacheControl
 }
 
-export type WireContentBlock =
+export type WireContentBlock = (
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true }
+) & { cache_control?: WireCacheControl }
+
+/** The system prompt as one text block, the form that can carry a breakpoint. */
+export interface WireSystemBlock {
+  type: 'text'
+  text: string
+  cache_control?: WireCacheControl
+}
 
 /** DSH's projection of a tool-registry update for Anthropic-compatible endpoints. */
 export type WireToolUpdateBlock =
@@ -28,7 +43,7 @@ export type WireMessage =
 export interface MessagesRequest {
   model: string
   max_tokens: number
-  system?: string
+  system?: string | WireSystemBlock[]
   tools?: WireTool[]
   messages: WireMessage[]
   stream: true

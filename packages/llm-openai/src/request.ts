@@ -2,7 +2,8 @@ import type { ToolSchema } from 'dsh-core'
 import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
 import type {
-  ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam,
+  ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool,
+  ChatCompletionMessageParam, ChatCompletionSystemMessageParam, ChatCompletionToolMessageParam, ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions'
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
@@ -19,9 +20,24 @@ export interface WireToolUpdateMessage {
   content: WireToolUpdateBlock[]
 }
 
+/** DashScope's explicit-cache marker on a content part (dashscope profile only). */
+export interface DashScopeCacheControl {
+  type: 'ephemeral'
+}
+
+/** A text content part that may carry DashScope's marker. */
+export type DashScopeTextPart = ChatCompletionContentPartText & { cache_control?: DashScopeCacheControl }
+
+/** A message whose text is sent as one marked content part, the form DashScope caches at. */
+export type DashScopeMarkedMessage =
+  | (Omit<ChatCompletionSystemMessageParam, 'content'> & { content: DashScopeTextPart[] })
+  | (Omit<ChatCompletionUserMessageParam, 'content'> & { content: DashScopeTextPart[] })
+  | (Omit<ChatCompletionAssistantMessageParam, 'content'> & { content: DashScopeTextPart[] })
+  | (Omit<ChatCompletionToolMessageParam, 'content'> & { content: DashScopeTextPart[] })
+
 /** A Chat Completions request body as this adapter writes it; keys are written in this order. */
 export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & {
-  messages: (ChatCompletionMessageParam | WireToolUpdateMessage)[]
+  messages: (ChatCompletionMessageParam | WireToolUpdateMessage | DashScopeMarkedMessage)[]
   tools?: WireChatTool[]
 }
 

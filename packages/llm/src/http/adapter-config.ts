@@ -28,6 +28,8 @@ export type HttpModelEntry = string | { id: string; provider?: ProviderId; toolU
 export interface HttpModel {
   id: string
   profile: ProviderProfile
+  /** The entry's own `cacheTtl`, when it names one (the wire then asks for it explicitly). */
+  cacheTtl?: string
   toolUpdate: ToolUpdateMode
   contextWindow: number
   cache: ModelCachePolicy
@@ -166,7 +168,7 @@ function resolveModels(
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     seen.add(id)
-    return { id, profile, toolUpdate: mode, contextWindow, cache }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl } }
   })
 }
 
