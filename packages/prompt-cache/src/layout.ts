@@ -3,9 +3,12 @@ import type { GenerateOptions } from 'dsh-llm'
 
 /**
  * Where a cache marker sits in a request, as a route's planner places it: after the last tool, at the end
- * of the system prompt, or on the last block of the history message at that index.
+ * of the system prompt, on the last block of the history message at that index (negative: from the end),
+ * on the history's content block at that index (`{ block }`, 0-based, negative from the end), or on the
+ * highest point of a grid of `{ grid }` history blocks below the newest block (the last block of every
+ * grid-th run: blocks grid − 1, 2·grid − 1, …).
  */
-export type CacheMark = 'tools' | 'system' | number
+export type CacheMark = 'tools' | 'system' | number | { block: number } | { grid: number }
 
 /**
  * The cacheable front of one request as a sequence of blocks in the providers' prefix order: one per tool
@@ -89,7 +92,15 @@ export function layoutOf(
     blockEnds.push(blocks += blocksOf(message))
     charEnds.push(chars += sizeOf(message))
   }
-  const at = (mark: CacheMark) => mark === 'tools' ? options.tools.length : mark === 'system' ? systemBlocks : blockEnds[mark] ?? blocks
+  const history = blocks - systemBlocks
+  const at = (mark: CacheMark) => {
+    if (mark === 'tools') return options.tools.length
+    if (mark === 'system') return systemBlocks
+    if (typeof mark === 'number') return blockEnds[mark < 0 ? messages.length + mark : mark] ?? 0
+    const index = 'grid' in mark ? Math.floor((history - 1) / mark.grid) * mark.grid - 1
+      : mark.block < 0 ? history + mark.block : mark.block
+    return index >= 0 && index < history - ('grid' in mark ? 1 : 0) ? systemBlocks + index + 1 : 0
+  }
   return {
     model: options.model, flags, toolHashes, toolEnds, system: options.system, systemBlocks, systemEnd,
     messages, messageCount: messages.length, blockEnds, charEnds,

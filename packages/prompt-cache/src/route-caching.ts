@@ -33,5 +33,28 @@ export function routeCaching(llm: Pick<LlmRuntime, 'cachePolicy'>, model: string
     ...(ttl.seconds === undefined ? {} : { ttlMs: ttl.seconds * 1000 }),
     ...(explicit && profile.cache.lookbackBlocks !== undefined ? { lookbackBlocks: profile.cache.lookbackBlocks } : {}),
   }
-  return { rules }
+  return { rules, ...(profile.id === 'anthropic' ? { marks: anthropicMarks } : profile.id === 'dashscope' ? { marks: dashscopeMarks } : {}) }
+}
+
+/** Anthropic's lookback, which the planner's grid of extra breakpoints follows. */
+const GRID = 20
+
+/**
+ * Where dsh-llm-anthropic's planner puts its breakpoints (its `placeBreakpoints`, restated in the
+ * detector's blocks): the last tool, the end of the system prompt, the newest history block, and — with the
+ * one breakpoint left — the highest point of the 20-block grid below the newest.
+ */
+function anthropicMarks(options: GenerateOptions): CacheMark[] {
+  const marks: CacheMark[] = []
+  if (options.tools.length) marks.push('tools')
+  if (options.system) marks.push('system')
+  if (!options.messages.length) return marks
+  marks.push(-1)
+  if (marks.length < 4) marks.push({ grid: GRID })
+  return marks
+}
+
+/** dsh-llm-openai's DashScope planner: the system message and the newest message. */
+function dashscopeMarks(options: GenerateOptions): CacheMark[] {
+  return [...(options.system ? ['system' as const] : []), ...(options.messages.length ? [-1] : [])]
 }

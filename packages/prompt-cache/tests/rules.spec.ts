@@ -31,10 +31,16 @@ async function twoTurns(profile: ProviderId, reads: [number, number]): Promise<P
 }
 
 describe('breaks explained with the route\'s profile', () => {
-  it('Anthropic without breakpoints: every request that reads nothing is a no_breakpoint break, though the previous read was zero too', async () => {
+  it('Anthropic: with the planner\'s breakpoints a read of nothing is provider_miss, though the previous read was zero too', async () => {
     const [found, ...rest] = await twoTurns('anthropic', [0, 0])
     expect(rest).toEqual([])
-    expect(found).toMatchObject({ turn: 2, reason: 'no_breakpoint', profile: 'anthropic', previousCacheReadTokens: 0, currentCacheReadTokens: 0, predictedCacheReadTokens: 0 })
+    // the planner marked the previous request's newest message: all of its 20,000 prompt tokens were on offer
+    expect(found).toMatchObject({ turn: 2, reason: 'provider_miss', profile: 'anthropic', previousCacheReadTokens: 0, currentCacheReadTokens: 0, predictedCacheReadTokens: 20_000 })
+  })
+
+  it('DashScope: the same from the markers on the system message and the newest message', async () => {
+    expect((await twoTurns('dashscope', [0, 0]))[0]).toMatchObject({ reason: 'provider_miss', profile: 'dashscope', predictedCacheReadTokens: 20_000 })
+    expect(await twoTurns('dashscope', [0, 20_000])).toEqual([])
   })
 
   it('OpenAI: a miss on an unchanged prefix within the TTL is provider_miss, with the prediction', async () => {
