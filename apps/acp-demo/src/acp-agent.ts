@@ -2,7 +2,8 @@ import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
+import { noticeLocale, type Agent, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
+import { coldCacheNotice, type ColdCache } from 'dsh-prompt-cache'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
@@ -22,6 +23,8 @@ export interface AcpAgentOptions {
   ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
   mcp: Omit<SessionMcpOptions, 'logger'>
+  /** Subscribes to the app's cold-cache events (dsh-prompt-cache's `prompt-cache/cold`); returns the disposer. */
+  onColdCache?: (listener: (agent: Agent, info: ColdCache) => void) => () => void
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -126,7 +129,15 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     })
 
   const connection = app.connect(gateMessages(stream))
+  // a session of this connection idle past its model's cache TTL: the same notice the REPL prints
+  const stopCold = options.onColdCache?.((agent, info) => {
+    if (!notices || sessions.find(agent.id) !== agent) return
+    const update = { sessionUpdate: 'notice', severity: 'info', title: coldCacheNotice(info, notices.locale) } as SessionUpdate
+    connection.client.notify(methods.client.session.update, { sessionId: agent.id, update })
+      .catch((error) => logger.warn('session %s: cannot send the cold-cache notice: %s', agent.id, messageOf(error)))
+  })
   const closed = connection.closed
+    .finally(() => stopCold?.())
     .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
     .then(() => sessions.closeAll())
     .catch((error) => logger.error(error))

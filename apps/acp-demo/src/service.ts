@@ -6,7 +6,7 @@ import type {} from 'dsh-session'
 import type {} from 'dsh-app-boot'
 import type { ExecutableTool } from 'dsh-tools'
 import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
-import { serveAcp, type AcpServing } from './acp-agent.ts'
+import { serveAcp, type AcpAgentOptions, type AcpServing } from './acp-agent.ts'
 import type { AcpDemoConfig } from './config.ts'
 
 declare module 'cordis' {
@@ -60,7 +60,8 @@ export class AcpDemo extends Service {
     // the spine's session store (JSONL or external) lists what `session/load` may reopen
     const store = this.ctx.get('sessions', false)
     const storedSessions = store ? () => store.list() : undefined
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions })
+    const onColdCache: AcpAgentOptions['onColdCache'] = (listener) => ctx.on('prompt-cache/cold', listener)
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving

@@ -1,5 +1,6 @@
-import { createInterface } from 'node:readline'
-import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import { clearLine, createInterface, cursorTo } from 'node:readline'
+import { noticeLocale, type Agent, type AgentUpdate } from 'dsh-agent-loop'
+import { coldCacheNotice } from 'dsh-prompt-cache'
 import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
@@ -37,6 +38,15 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
 
   // the welcome was shown while the app started (see startup.ts)
   output.write(`model: ${agent.model} · /help for commands\n`)
+  // idle past the model's cache TTL: one line above the prompt, the half-typed line kept
+  const stopCold = demo.onColdCache(agent, (info) => {
+    if (!open) return
+    clearLine(output, 0)
+    cursorTo(output, 0)
+    output.write(`(${coldCacheNotice(info, noticeLocale())})\n`)
+    rl.prompt(true)
+  })
+  rl.on('close', stopCold)
   rl.prompt()
   for await (const line of rl) {
     if (line.trim() !== '') await answer(line)

@@ -2,6 +2,7 @@ import type { ToolSchema } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import type {} from 'dsh-session'
+import type { ColdCache } from 'dsh-prompt-cache'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import type { StdioDemoConfig } from './config.ts'
 import { summarizeSessions, type SessionSummary } from './sessions.ts'
@@ -36,6 +37,14 @@ export class StdioDemo extends Service {
   /** The stored sessions, most recent first (`--sessions`, `--continue`). */
   storedSessions(): Promise<SessionSummary[]> {
     return summarizeSessions(this.ctx.sessions)
+  }
+
+  /**
+   * Calls `listener` each time `agent`'s prompt cache goes cold (dsh-prompt-cache's `prompt-cache/cold`:
+   * idle past its model's cache TTL). Nothing happens without a dsh-prompt-cache entry. Returns the disposer.
+   */
+  onColdCache(agent: Agent, listener: (info: ColdCache) => void): () => void {
+    return this.ctx.on('prompt-cache/cold', (cold, info) => { if (cold === agent) listener(info) })
   }
 
   /** The tools as the agent's next request would declare them, in canonical order. */

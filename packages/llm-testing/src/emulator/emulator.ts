@@ -3,46 +3,80 @@ import type { AddressInfo } from 'node:net'
 import { messagesStream, readMessagesRequest } from './anthropic-wire.ts'
 import { addedTools, idealPrefixChars, type Wire } from './ideal.ts'
 import { chatStream, readChatRequest } from './openai-wire.ts'
-import { PrefixStore, blockTokens, tokensOf } from './prefix-store.ts'
+import { tokensOf } from './prefix-store.ts'
 import { echoReply, isCompaction, type ReadRequest, type RenderedPrompt } from './prompt.ts'
+import { providerCache, type EmulatedProfile, type ProviderCache } from './provider-cache.ts'
 
 /** What the emulator recorded about one answered request. */
 export interface LedgerEntry {
   wire: Wire
+  /** Whose cache rules answered it (the route's provider). */
+  profile: EmulatedProfile
   promptTokens: number
-  /** Cached tokens reported to the client: the longest prefix seen before, in whole blocks. */
+  /** Cached tokens reported to the client, by the route's provider rules (`providerCache`). */
   cachedTokens: number
-  /** Whole-block tokens of the prefix an ideal harness would have kept (see `idealPrefixChars`). */
+  /** Tokens of the prefix an ideal harness would have kept (see `idealPrefixChars`), as the route's rules can serve it. */
   idealTokens: number
+  /** Cache markers the request carried (explicit-cache routes). */
+  marks: number
   /** Tool names this request declares that the previous one did not. */
   added: string[]
   /** The request asks for a compaction summary. */
   compaction: boolean
 }
 
-const ROUTES: Record<string, { wire: Wire; read: typeof readChatRequest; stream: typeof chatStream }> = {
-  '/v1/chat/completions': { wire: 'chat-completions', read: readChatRequest, stream: chatStream },
-  '/deepseek/v1/chat/completions': {
-    wire: 'deepseek', read: (body, headers, models) => readChatRequest(body, headers, models, true), stream: chatStream,
-  },
-  '/v1/messages': { wire: 'messages', read: readMessagesRequest, stream: messagesStream },
+interface Route {
+  wire: Wire
+  /** The wire whose ideal applies: Anthropic's own API declares tools up front, as Chat Completions does. */
+  ideal: Wire
+  profile: EmulatedProfile
+  read: (body: unknown, headers: IncomingMessage['headers'], models: readonly string[]) => ReadRequest
+  stream: typeof chatStream
+}
+
+const chat = (profile: EmulatedProfile, wire: Wire = 'chat-completions'): Route =>
+  ({ wire, ideal: wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile), stream: chatStream })
+const messages = (profile: 'deepseek' | 'anthropic'): Route =>
+  ({ wire: 'messages', ideal: profile === 'anthropic' ? 'chat-completions' : 'messages', profile, read: (body, headers, models) => readMessagesRequest(body, headers, models, profile), stream: messagesStream })
+
+/** Paths by provider: each speaks its wire and answers with its provider's cache rules. */
+export const ROUTES: Record<string, Route> = {
+  '/v1/chat/completions': chat('generic'),
+  '/openai/v1/chat/completions': chat('openai'),
+  '/dashscope/v1/chat/completions': chat('dashscope'),
+  '/deepseek/v1/chat/completions': chat('deepseek', 'deepseek'),
+  // DeepSeek's Anthropic-compatible route (today's Messages figures) and Anthropic's own
+  '/v1/messages': messages('deepseek'),
+  '/anthropic/v1/messages': messages('anthropic'),
+}
+
+/** Options of `startEmulator`. */
+export interface EmulatorOptions {
+  /** The provider's clock (ms); TTLs expire by it. Default `Date.now`. */
+  now?: () => number
 }
 
 /**
- * A loopback provider with a prefix cache, speaking Chat Completions (`<origin>/v1/chat/completions`),
- * DeepSeek's Chat Completions with tool-update blocks (`<origin>/deepseek/v1/chat/completions`) and
- * Messages (`<origin>/v1/messages`). It serves one conversation: each request is rendered as the
- * model sees it, checked against the wire protocol, looked up in the prefix cache and answered as the
- * offline `scripted-echo` model would, with the cache read in the usage.
+ * A loopback provider speaking Chat Completions and Messages, one path per provider (`ROUTES`): each request
+ * is rendered as the model sees it, checked against that provider's wire (fields another provider
+ * documents are problems), looked up in a cache that follows the provider's documented rules
+ * (`providerCache`: breakpoints, lookback, minimum, units, TTL, routing) and answered as the offline
+ * `scripted-echo` model would, with the cache read (and, on Messages, the cache write) in the usage. One
+ * emulator serves one conversation: the ideal of each request is measured against the one before.
  */
-export async function startEmulator(models: readonly string[]) {
-  const store = new PrefixStore()
+export async function startEmulator(models: readonly string[], options: EmulatorOptions = {}) {
+  const now = options.now ?? Date.now
+  const caches = new Map<string, ProviderCache>()
   const ledger: LedgerEntry[] = []
+  /** Every request body as it arrived (answered or refused), with its path. */
+  const received: { path: string; body: string }[] = []
   const problems: string[] = []
   let previous: RenderedPrompt | undefined
 
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string) => {
-    const route = req.method === 'POST' ? ROUTES[new URL(req.url ?? '/', 'http://emulator').pathname] : undefined
+    const path = new URL(req.url ?? '/', 'http://emulator').pathname
+    received.push({ path, body: raw })
+    const route = req.method === 'POST' ? ROUTES[path] : undefined
     if (!route) {
       problems.push(`${req.method} ${req.url}: no such endpoint`)
       return refuse(res, 404, `no endpoint ${req.method} ${req.url}`)
@@ -60,16 +94,19 @@ export async function startEmulator(models: readonly string[]) {
       return refuse(res, 400, read.problems.join('; '))
     }
     const { prompt } = read
-    const cachedTokens = store.lookupAndStore(prompt.text)
-    const idealTokens = Math.min(blockTokens(idealPrefixChars(previous, prompt, route.wire)), blockTokens(prompt.text.length))
+    let cache = caches.get(route.profile)
+    if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
+    const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
+    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.ideal), prompt.text.length))
     const reply = echoReply(read.turns)
     const usage = {
       promptTokens: tokensOf(prompt.text.length),
       cachedTokens,
+      writtenTokens: written,
       outputTokens: tokensOf(reply.text.length + (reply.call ? reply.call.name.length + reply.call.arguments.length : 0)) || 1,
     }
     ledger.push({
-      wire: route.wire, promptTokens: usage.promptTokens, cachedTokens, idealTokens, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
+      wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
     })
     previous = prompt
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
@@ -91,6 +128,7 @@ export async function startEmulator(models: readonly string[]) {
   return {
     origin: `http://127.0.0.1:${port}`,
     ledger,
+    received,
     problems,
     async close() {
       server.closeAllConnections()

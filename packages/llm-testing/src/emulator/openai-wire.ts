@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
+import { MAX_MARKS, type EmulatedProfile } from './provider-cache.ts'
 
 const TOOL_KEYS = ['type', 'function', 'defer_loading']
 /** The header DeepSeek's route reads the tool-update beta from. */
@@ -12,8 +13,11 @@ const BETA_HEADER = 'anthropic-beta'
  * (DeepSeek's route, seed 002) the endpoint also takes `defer_loading` declarations, which are not
  * rendered up front, and system-role messages of `tool_addition` / `tool_removal` blocks, rendered at
  * their place in history; the beta header must come exactly with such blocks. Without it both are refused.
+ * Fields one provider documents are refused elsewhere: `prompt_cache_key` / `prompt_cache_retention` go
+ * to OpenAI only, `cache_control` on content parts (at most 4) to DashScope only.
  */
-export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[], toolUpdates = false): ReadRequest {
+export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[], profile: EmulatedProfile = 'generic'): ReadRequest {
+  const toolUpdates = profile === 'deepseek'
   const problems: string[] = []
   const problem = (message: string) => problems.push(`chat completions: ${message}`)
   const writer = new PromptWriter()
@@ -26,6 +30,17 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   if (!models.includes(body.model)) problem(`model ${JSON.stringify(body.model)} is not served; models: ${models.join(', ')}`)
   if (body.stream !== true) problem('stream is not true')
   if (body.stream_options?.include_usage !== true) problem('stream_options.include_usage is not true (no usage would be reported)')
+  for (const key of ['prompt_cache_key', 'prompt_cache_retention']) {
+    if (body[key] !== undefined && profile !== 'openai') problem(`${key} on a ${profile} route, whose provider does not document it`)
+  }
+  if (body.prompt_cache_key !== undefined) {
+    if (typeof body.prompt_cache_key !== 'string' || body.prompt_cache_key === '') problem(`prompt_cache_key ${JSON.stringify(body.prompt_cache_key)} is not a non-empty string`)
+    else writer.cacheKey = body.prompt_cache_key
+  }
+  if (body.prompt_cache_retention !== undefined && !['in_memory', '24h'].includes(body.prompt_cache_retention)) {
+    problem(`prompt_cache_retention ${JSON.stringify(body.prompt_cache_retention)} is not in_memory or 24h`)
+  }
+  const text = (content: unknown, where: string, open: string) => writeText(content, where, open, profile, writer, problem)
 
   const declared: string[] = []
   const deferred = new Map<string, string>()
@@ -65,13 +80,10 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
           return readUpdateBlocks(message.content, where, deferred, writer, problem)
         }
         if (index !== 0) problem(`${where}: a system message after the first message`)
-        if (typeof message.content !== 'string') problem(`${where}: system content is not a string`)
-        writer.write(`<|system|>\n${message.content}\n<|end|>\n`)
+        text(message.content, `${where} (system)`, '<|system|>\n')
         return
       case 'user':
-        if (typeof message.content !== 'string') problem(`${where}: user content is not a string`)
-        writer.write(`<|user|>\n${message.content}\n<|end|>\n`)
-        turns.push({ role: 'user', text: String(message.content) })
+        turns.push({ role: 'user', text: text(message.content, `${where} (user)`, '<|user|>\n') })
         return
       case 'assistant': {
         const calls: unknown[] = message.tool_calls ?? []
@@ -99,9 +111,7 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
       }
       case 'tool':
         if (!pending.delete(message.tool_call_id)) problem(`${where}: a result for ${JSON.stringify(message.tool_call_id)}, which no preceding assistant message called`)
-        if (typeof message.content !== 'string') problem(`${where}: tool content is not a string`)
-        writer.write(`<|tool|>${message.tool_call_id}\n${message.content}\n<|end|>\n`)
-        turns.push({ role: 'tool', name: callNames.get(message.tool_call_id) ?? '', output: String(message.content) })
+        turns.push({ role: 'tool', name: callNames.get(message.tool_call_id) ?? '', output: text(message.content, `${where} (tool)`, `<|tool|>${message.tool_call_id}\n`) })
         return
       default:
         problem(`${where}: unknown role ${JSON.stringify(message.role)}`)
@@ -114,7 +124,39 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   const beta = headers[BETA_HEADER]
   if (updates && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without ${BETA_HEADER}: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
   if (!updates && beta !== undefined) problem(`${BETA_HEADER} ${JSON.stringify(beta)} on a request without tool-update blocks`)
+  if (writer.markCount > MAX_MARKS) problem(`${writer.markCount} cache_control markers; at most ${MAX_MARKS} are allowed`)
   return { problems, prompt: writer.finish(declared), turns }
+}
+
+/**
+ * Renders a message's content — a string, or text parts — and returns its text. Each part is one block;
+ * on DashScope a part may carry `cache_control: { type: 'ephemeral' }`, which marks its block.
+ */
+function writeText(content: unknown, where: string, open: string, profile: EmulatedProfile, writer: PromptWriter, problem: (message: string) => void): string {
+  if (typeof content === 'string') {
+    writer.write(`${open}${content}\n<|end|>\n`)
+    return content
+  }
+  if (!Array.isArray(content) || content.length === 0) {
+    problem(`${where}: content is neither a string nor text parts`)
+    return ''
+  }
+  let whole = ''
+  content.forEach((part: any, index) => {
+    if (part?.type !== 'text' || typeof part.text !== 'string') return problem(`${where}: content[${index}] is not { type: 'text', text }`)
+    const extra = Object.keys(part).filter((key) => key !== 'type' && key !== 'text' && key !== 'cache_control')
+    if (extra.length) problem(`${where}: content[${index}] has unknown keys ${extra.join(', ')}`)
+    writer.write(`${index === 0 ? open : ''}${part.text}`)
+    whole += part.text
+    if (part.cache_control === undefined) return
+    if (profile !== 'dashscope') return problem(`${where}: cache_control on the ${profile} route, whose provider does not document it`)
+    if (!isObject(part.cache_control) || part.cache_control.type !== 'ephemeral' || Object.keys(part.cache_control).length !== 1) {
+      return problem(`${where}: content[${index}].cache_control ${JSON.stringify(part.cache_control)} is not { type: 'ephemeral' }`)
+    }
+    writer.mark()
+  })
+  writer.extend('\n<|end|>\n')
+  return whole
 }
 
 /** Renders a system message of tool-update blocks; an addition must announce a deferred declaration. */

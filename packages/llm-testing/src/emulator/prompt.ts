@@ -9,10 +9,23 @@ export interface RenderedTool {
   end: number
 }
 
+/** A cache marker the request put on a block (`cache_control`), with its TTL. */
+export interface RenderedMark {
+  /** Index of the marked block in `blockEnds`. */
+  block: number
+  ttl: '5m' | '1h'
+}
+
 /** A request's prompt as the model sees it, plus what the emulator's accounting needs to know about it. */
 export interface RenderedPrompt {
   /** The serialization the prefix cache works on. */
   text: string
+  /** Characters after each content block (a tool, a system part, a message block), in prompt order. */
+  blockEnds: number[]
+  /** Cache markers, in prompt order. */
+  marks: RenderedMark[]
+  /** OpenAI's `prompt_cache_key`, when the request set one (it joins the routing hash). */
+  cacheKey?: string
   /** Rendered tool declarations, in prompt order; they come first. */
   tools: RenderedTool[]
   /** Every declared tool name, deferred declarations included. */
@@ -36,6 +49,8 @@ export interface ReadRequest {
 export interface PromptUsage {
   promptTokens: number
   cachedTokens: number
+  /** Tokens written to an explicit cache (Anthropic's `cache_creation_input_tokens`). */
+  writtenTokens?: number
   outputTokens: number
 }
 
@@ -44,19 +59,43 @@ export class PromptWriter {
   private readonly parts: string[] = []
   private length = 0
   readonly tools: RenderedTool[] = []
+  private readonly blockEnds: number[] = []
+  private readonly marks: RenderedMark[] = []
+  cacheKey?: string
 
   tool(name: string, definition: object): void {
     this.write(`<tool>${JSON.stringify(definition)}</tool>\n`)
     this.tools.push({ name, end: this.length })
   }
 
+  /** Appends one content block. */
   write(text: string): void {
     this.parts.push(text)
     this.length += text.length
+    this.blockEnds.push(this.length)
+  }
+
+  /** Appends text to the block written last (a message's closing tag). */
+  extend(text: string): void {
+    this.parts.push(text)
+    this.length += text.length
+    if (this.blockEnds.length) this.blockEnds[this.blockEnds.length - 1] = this.length
+  }
+
+  /** Marks the block written last as a cache breakpoint. */
+  mark(ttl: RenderedMark['ttl'] = '5m'): void {
+    if (this.blockEnds.length) this.marks.push({ block: this.blockEnds.length - 1, ttl })
+  }
+
+  get markCount(): number {
+    return this.marks.length
   }
 
   finish(declared: string[]): RenderedPrompt {
-    return { text: this.parts.join(''), tools: this.tools, declared }
+    return {
+      text: this.parts.join(''), blockEnds: this.blockEnds, marks: this.marks, tools: this.tools, declared,
+      ...(this.cacheKey === undefined ? {} : { cacheKey: this.cacheKey }),
+    }
   }
 }
 
