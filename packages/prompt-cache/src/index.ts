@@ -1,7 +1,7 @@
 export { PromptCache, type PromptCacheConfig } from './service.ts'
 export { fingerprint, type FingerprintContext, type FingerprintedRequest } from './fingerprint.ts'
 export { classifyBreak } from './classify.ts'
-export { compareTools, firstByteDifference, changedSection, type ToolChanges, type ToolReason } from './diff.ts'
+export { compareTools, type ToolChanges, type ToolReason } from './diff.ts'
 export { BREAK_REASONS } from './types.ts'
 export { sectionSpans } from './sections.ts'
 export { DEFAULT_THRESHOLDS, isCacheDrop, resolveThresholds } from './thresholds.ts'

@@ -58,7 +58,7 @@ describe('dsh-prompt diff on app files', () => {
     expect(code).toBe(1)
     expect(stdout).toMatch(/^diverge at byte \d+ \(system\): system prompt byte \d+ \(line 3, column 4, paragraph 2\), in section "deployment:persona"$/m)
     const json = JSON.parse((await runBin(['diff', 'a.yml', 'b.yml', '--json'], dir)).stdout)
-    expect(json.divergence.system.section).toEqual({ a: 'deployment:persona', b: 'deployment:persona' })
+    expect(json.divergence.system).toMatchObject({ section: 'deployment:persona', cause: 'section_changed' })
     expect(json.divergence.context.a).toMatch(/Be brief\.$/)
     expect(json.divergence.context.b).toMatch(/Be thorough\.$/)
   })
@@ -100,7 +100,7 @@ describe('dsh-prompt diff on session logs', () => {
     await writeFile(other, `${JSON.stringify(last)}\n`)
     const json = JSON.parse((await runBin(['diff', file, other, '--json'], dir)).stdout)
     expect(json.divergence.part).toBe('system')
-    expect(json.divergence.system).toMatchObject({ line: 3, paragraph: 2, section: { a: null, b: null } })
+    expect(json.divergence.system).toMatchObject({ line: 3, paragraph: 2, section: null, cause: 'system_changed' })
     expect(json.a.event.seq).toBe(last.seq)
   })
 
@@ -113,7 +113,7 @@ describe('dsh-prompt diff on session logs', () => {
 
     await writeApp(dir, 'persona.yml', [spineEntry({ ...spine, persona: 'Other.' }), staticEntry('t', [{ name: 'read' }, { name: 'write' }, { name: 'grep' }])])
     const json = JSON.parse((await runBin(['diff', file, 'persona.yml', '--json'], dir)).stdout)
-    expect(json.divergence.system.section).toEqual({ a: null, b: 'deployment:persona' })
+    expect(json.divergence.system).toMatchObject({ section: 'deployment:persona', cause: 'system_changed' })
   })
 
   it.each([

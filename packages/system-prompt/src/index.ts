@@ -8,6 +8,11 @@ export {
   CONTEXT_SNAPSHOT_HEADING, SECTION_SEPARATOR, joinContextSections, joinSections, renderContextSections, renderContextSnapshot,
   renderPrompt, renderSection, renderSections, sectionAt, sectionRanges, type RenderedSection, type SectionRange,
 } from './render.ts'
+export {
+  firstByteDifference, prefixDiff, prefixTools, systemDiff, toolsDiff,
+  type Prefix, type PrefixCause, type PrefixDifference, type PrefixTool, type PrefixSystemCause, type SystemDifference, type PrefixToolCause,
+  type ToolDifference,
+} from './prefix-diff.ts'
 export { sha256 } from './fingerprint.ts'
 export { SCHEMA_KEY_ORDERS, snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
 export { SystemPromptError } from './errors.ts'
