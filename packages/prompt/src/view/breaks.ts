@@ -45,7 +45,7 @@ function detectorOf({ seq, data }: LoggedBreak): NonNullable<ViewBreak['detector
   }
 }
 
-/** The prefix diff of two logged headers, or null when their prefix bytes are the same or a side is a placeholder. */
+/** The prefix diff of two logged headers (`diffPrefixes`, over dsh-system-prompt's one `prefixDiff`), or null when their prefix bytes are the same or a side is a placeholder. */
 function diffHeaders(previous: ViewHeader, current: ViewHeader, detector: ViewBreak['detector']): ViewDiff | null {
   if (!previous.tools || !current.tools) return null
   const diff = diffPrefixes(asSource(previous), asSource(current))
@@ -61,6 +61,7 @@ function diffHeaders(previous: ViewHeader, current: ViewHeader, detector: ViewBr
   return {
     offset: divergence.offset,
     part: divergence.part,
+    cause: divergence.tool ? divergence.tool.cause : divergence.system!.cause,
     section,
     summary: divergence.summary,
     previous: around(prefixText(previous), divergence.offset),

@@ -91,7 +91,7 @@ export const DETAIL_SCRIPT = String.raw`
     }
     detail.appendChild(facts([
       ['first differing byte', num(diff.offset) + ' of the prefix', 'offset'],
-      ['part', diff.part, 'part'],
+      ['part', diff.part + ' (' + diff.cause.replace(/_/g, ' ') + ')', 'part'],
       ['section', diff.section || (diff.part === 'system' ? 'not known (the log keeps the rendered prompt only)' : ''), 'section'],
       ['where', diff.summary, 'summary'],
     ]))

@@ -85,6 +85,8 @@ export interface ViewDiff {
   /** First differing UTF-8 byte of `JSON.stringify(tools) + "\n" + system`. */
   offset: number
   part: 'tools' | 'system'
+  /** `prefixDiff`'s cause: order / schema / added / removed for a tool, a section or system cause otherwise. */
+  cause: string
   /** The section (system) or tool (tools) holding that byte, as far as the log tells. */
   section: string | null
   summary: string
