@@ -21,5 +21,6 @@ export function buildSessionView(session: LoadedSession, ttl: ViewTtl = TTL_PEND
     requests: timeline.requests,
     markers: timeline.markers,
     breaks,
+    prompts: timeline.prompts,
   }
 }

@@ -36,6 +36,7 @@ export const DETAIL_SCRIPT = String.raw`
       : (row[F.failed] ? 'no response was logged' : 'not reported')
     detail.appendChild(facts([
       ['time', clock(row[F.time])], ['turn.step', row[F.turn] + '.' + row[F.step]], ['step/start seq', row[F.seq], 'seq'],
+      ['user prompt of the turn', data.prompts[row[F.turn]], 'prompt'],
       ['header', (REASONS[row[F.reason]] || 'same as before') + ' (logged at seq ' + header.seq + ')'],
       ['model', header.model, 'model'], ['usage', usage], ['uncached cause', data.causes[row[F.cause]].replace(/_/g, ' '), 'cause'],
       ['sizes', 'tools ' + num(header.bytes.tools) + ' B, system ' + num(header.bytes.system) + ' B, history ~' + num(row[F.historyBytes]) + ' B'],
@@ -58,7 +59,8 @@ export const DETAIL_SCRIPT = String.raw`
     var pre = el('pre')
     pre.appendChild(document.createTextNode(part.before))
     var first = Array.from(part.after)[0] || ''
-    pre.appendChild(el('mark', null, first === '' ? '∅' : first))
+    // a newline or the end of the text would be an invisible mark
+    pre.appendChild(el('mark', null, first === '' ? '∅' : first === '\n' ? '↵\n' : first))
     pre.appendChild(document.createTextNode(part.after.slice(first.length)))
     box.appendChild(pre)
     return box

@@ -141,4 +141,6 @@ export interface SessionView {
   requests: ViewRequest[]
   markers: ViewMarker[]
   breaks: ViewBreak[]
+  /** Each turn's user text (what the user asked), by turn number. */
+  prompts: Record<number, string>
 }

@@ -25,7 +25,15 @@ export function encodePayload(view: SessionView) {
     ]),
     markers: view.markers,
     breaks: view.breaks,
+    prompts: Object.fromEntries(Object.entries(view.prompts).map(([turn, text]) => [turn, cut(text)])),
   }
+}
+
+/** Prompts longer than this are cut in the page (the log keeps them whole). */
+const PROMPT_CHARS = 2000
+
+function cut(text: string): string {
+  return text.length > PROMPT_CHARS ? `${text.slice(0, PROMPT_CHARS)}… (${text.length - PROMPT_CHARS} more characters)` : text
 }
 
 /** Field names of a request row in the payload; -1 stands for "not known". */

@@ -22,6 +22,7 @@ export interface Timeline {
   compactionUsage: (ViewUsage | null)[]
   turns: Set<number>
   failedTurns: number
+  prompts: Record<number, string>
 }
 
 const bytes = (text: unknown) => (typeof text === 'string' ? Buffer.byteLength(text) : 0)
@@ -40,6 +41,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
   const compactionUsage: (ViewUsage | null)[] = []
   const turns = new Set<number>()
   let failedTurns = 0
+  const prompts: Record<number, string> = {}
   let inForce = -1
   let open: ViewRequest | undefined
   let lastUse: number | null = null
@@ -87,6 +89,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
         grow(seq, bytes(data.text) + (Array.isArray(data.toolCalls) && data.toolCalls.length ? Buffer.byteLength(JSON.stringify(data.toolCalls)) : 0))
         break
       case 'user/message':
+        if (typeof data.text === 'string' && Number.isSafeInteger(data.turn) && !(data.turn in prompts)) prompts[data.turn] = data.text
         grow(seq, bytes(data.text))
         break
       case 'tool/result':
@@ -137,7 +140,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
     request.sizes.tools = headers[request.header]!.bytes.tools
     request.sizes.system = headers[request.header]!.bytes.system
   }
-  return { headers, requests, markers, detector, afterCompaction, compactionUsage, turns, failedTurns }
+  return { headers, requests, markers, detector, afterCompaction, compactionUsage, turns, failedTurns, prompts }
 
   function close(request: ViewRequest | undefined) {
     if (request && request.failed && request.time !== null) lastUse = request.time
