@@ -203,6 +203,7 @@ export const CLIENT_SCRIPT = String.raw`
   window.dshView = { showBreak: function (i) { showBreak(i) }, showRequest: function (i) { showRequest(i) }, scrollToRequest: scrollToRequest }
   /*DETAIL*/
   draw()
-  document.body.dataset.ready = String(performance.now())
+  // drawn and laid out: the next frame is the first that shows the page
+  requestAnimationFrame(function () { document.body.dataset.ready = String(performance.now()) })
 })()
 `.replace('/*DETAIL*/', () => DETAIL_SCRIPT)
