@@ -26,7 +26,11 @@ const PATTERNS: [VolatileMatch['kind'], RegExp][] = [
 export function findVolatile(text: string): VolatileMatch[] {
   const found: VolatileMatch[] = []
   for (const [kind, pattern] of PATTERNS) {
-    for (const match of text.matchAll(pattern)) found.push({ kind, text: match[0], index: match.index! })
+    for (const match of text.matchAll(pattern)) {
+      // a path at the end of a sentence does not own the full stop
+      const matched = kind === 'temp-path' ? match[0].replace(/[.,;:!?]+$/, '') : match[0]
+      found.push({ kind, text: matched, index: match.index! })
+    }
   }
   found.sort((a, b) => a.index - b.index || b.text.length - a.text.length)
   const kept: VolatileMatch[] = []
