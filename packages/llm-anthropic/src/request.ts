@@ -1,5 +1,5 @@
 import type { ToolSchema } from 'dsh-core'
-import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
+import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
@@ -57,7 +57,7 @@ export function buildMessagesRequest(options: GenerateOptions, projection: ToolP
       continue
     }
     results = undefined
-    const wire = toWireMessage(message)
+    const wire = toWireMessage(message, projection.mode === 'append')
     if (!wire) continue
     if (wire.role === 'system') hasToolUpdates = true
     messages.push(wire)
@@ -81,7 +81,7 @@ function toWireTool(definition: ToolSchema) {
   return { name: definition.name, description: definition.description, input_schema: definition.parameters }
 }
 
-function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>): WireMessage | undefined {
+function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>, asText: boolean): WireMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text }
@@ -93,6 +93,8 @@ function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>): Wi
       return content.length ? { role: 'assistant', content } : undefined
     }
     case 'tool-update': {
+      // a route without tool-update blocks is told in words (mode append: removals only)
+      if (asText) return { role: 'user', content: toolNoticeText(message) }
       const content: WireToolUpdateBlock[] = [
         ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireTool(definition) })),
         ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),

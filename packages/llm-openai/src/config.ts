@@ -1,4 +1,4 @@
-import type { ToolUpdateMode } from 'dsh-llm'
+import type { ProviderProfile, ToolUpdateMode } from 'dsh-llm'
 import { httpAdapterConfig, type HttpAdapterConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 
@@ -20,9 +20,10 @@ export const DEFAULT_TOOL_UPDATE_BETA_HEADER = 'anthropic-beta'
  */
 export const KNOWN_TOOL_UPDATE: Readonly<Record<string, ToolUpdateMode>> = Object.freeze({ 'deepseek-flash': 'addition-only' })
 
-/** The tool-update mode of a model entry that sets none. */
-export function defaultToolUpdate(id: string): ToolUpdateMode {
-  return Object.hasOwn(KNOWN_TOOL_UPDATE, id) ? KNOWN_TOOL_UPDATE[id]! : 'none'
+/** The tool-update mode of a model entry that sets none: its known mode where its profile takes it, else `none`. */
+export function defaultToolUpdate(id: string, profile: ProviderProfile): ToolUpdateMode {
+  const known = Object.hasOwn(KNOWN_TOOL_UPDATE, id) ? KNOWN_TOOL_UPDATE[id]! : undefined
+  return known && profile.toolUpdates.includes(known) ? known : 'none'
 }
 
 // A header name is an HTTP token (fetch refuses anything else).
@@ -35,7 +36,7 @@ export const { Config, resolveConfig } = httpAdapterConfig<OpenAIConfig>({
   baseURLDescription: 'Base URL of the Chat Completions API, up to and without `/chat/completions`.',
   apiKeyEnv: 'OPENAI_API_KEY',
   toolUpdate: defaultToolUpdate,
-  toolUpdateDescription: 'addition-only for deepseek-flash, none otherwise',
+  toolUpdateDescription: 'addition-only for deepseek-flash on the deepseek profile, none otherwise',
   contextWindow: DEFAULT_CONTEXT_WINDOW,
   betaHeaderName: 'The toolUpdateBetaHeader',
   modelsExample: '[deepseek-chat]',

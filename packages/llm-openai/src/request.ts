@@ -1,5 +1,5 @@
 import type { ToolSchema } from 'dsh-core'
-import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
+import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
 import type {
   ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam,
@@ -40,7 +40,7 @@ export function buildChatRequest(options: GenerateOptions, projection: ToolProje
   let hasToolUpdates = false
   if (options.system) messages.push({ role: 'system', content: options.system })
   for (const message of projection.messages) {
-    const wire = toWireMessage(message)
+    const wire = toWireMessage(message, projection.mode === 'append')
     if (!wire) continue
     if (wire.role === 'system') hasToolUpdates = true
     messages.push(wire)
@@ -65,7 +65,7 @@ function toWireFunction(definition: ToolSchema) {
   return { name: definition.name, description: definition.description, parameters: definition.parameters as Record<string, unknown> }
 }
 
-function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | WireToolUpdateMessage | undefined {
+function toWireMessage(message: ProjectedMessage, asText: boolean): ChatCompletionMessageParam | WireToolUpdateMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text }
@@ -83,6 +83,8 @@ function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | 
     case 'tool':
       return { role: 'tool', tool_call_id: message.id, content: message.output }
     case 'tool-update': {
+      // a route without tool-update blocks is told in words (mode append: removals only)
+      if (asText) return { role: 'user', content: toolNoticeText(message) }
       const content: WireToolUpdateBlock[] = [
         ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireFunction(definition) })),
         ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),

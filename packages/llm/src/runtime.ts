@@ -5,6 +5,8 @@ import { LlmError } from './error.ts'
 import { guardStream } from './guard.ts'
 import { TOOL_UPDATE_MODES } from './projection.ts'
 import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
+import { defaultCachePolicy } from './profiles/resolve.ts'
+import type { ModelCachePolicy } from './profiles/types.ts'
 import { emptyUsage } from './usage.ts'
 
 declare module 'cordis' {
@@ -92,6 +94,15 @@ export class LlmRuntime extends Service {
       })
     }
     return mode
+  }
+
+  /**
+   * How requests for `model` use the provider's prompt cache: its profile (mechanism, granularity, minimum,
+   * lifetimes), the lifetime its entry asks for and its minimum cacheable length. Models whose adapter
+   * declares no policy get the generic profile.
+   */
+  cachePolicy(model: string): ModelCachePolicy {
+    return this.resolve(model).cachePolicy?.(model) ?? defaultCachePolicy(model)
   }
 
   /**

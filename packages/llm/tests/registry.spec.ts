@@ -83,7 +83,7 @@ describe('adapter registry', () => {
     [{ provider: 'p', models: [] }, 'adapter "p": models must be a non-empty array'],
     [{ provider: 'p', models: ['m', 'm'] }, 'model "m" is listed twice'],
     [{ provider: 'p', models: [''] }, 'model ids must be non-empty strings, got ""'],
-    [{ provider: 'p', models: ['m'], toolUpdate: 'sometimes' }, 'toolUpdate "sometimes" is not a mode; valid: none, addition-only, in-history'],
+    [{ provider: 'p', models: ['m'], toolUpdate: 'sometimes' }, 'toolUpdate "sometimes" is not a mode; valid: none, append, addition-only, in-history'],
   ])('refuses a malformed adapter %j', async (shape, message) => {
     const ctx = await setup()
     const adapter = { ...fakeAdapter('x', ['x'], done).adapter, ...shape } as any
@@ -109,7 +109,7 @@ describe('adapter registry', () => {
     const error = await failure(Promise.resolve().then(() => ctx.llm.toolUpdateMode('pm-b')))
     expect(error.code).toBe('INVALID_TOOL_UPDATE')
     expect(error.message).toContain('"bogus"')
-    expect(error.message).toContain('valid: none, addition-only, in-history')
+    expect(error.message).toContain('valid: none, append, addition-only, in-history')
   })
 
   it('reports the context window a route declares, none when it declares none, and refuses a bad one', async () => {

@@ -1,6 +1,6 @@
 import type { ToolUpdateMode } from 'dsh-llm'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
-import type { Wire } from './ideal.ts'
+import type { Wire } from 'dsh-llm-testing/emulator'
 import { CORE_TOOL_NAMES } from './tools.ts'
 
 /** One full run of the session: which wire, which tool order, which tool-update mode. */

@@ -102,9 +102,10 @@ export async function startProcess(configuration: Configuration, origin: string,
     const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
     await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
   } else if (configuration.wire === 'deepseek') {
-    await load(OpenAIProvider, { baseURL: `${origin}/deepseek/v1`, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
+    await load(OpenAIProvider, { baseURL: `${origin}/deepseek/v1`, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, provider: 'deepseek', toolUpdate: configuration.toolUpdate }] })
   } else {
-    await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
+    // the emulator's Messages route takes tool-update blocks, as DeepSeek's /anthropic route does
+    await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, provider: 'deepseek', toolUpdate: configuration.toolUpdate }] })
   }
   return { ctx, load, fibers }
 }

@@ -106,6 +106,7 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     models: [...models.keys()],
     toolUpdate: modeOf,
     contextWindow: (model) => models.get(model)?.contextWindow,
+    cachePolicy: (model) => models.get(model)?.cache,
     stream,
   }
 }

@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolHistorySnapshot, ToolHistoryUpdate, ToolSchema } from 'dsh-core'
-import type { GenerateOptions } from '../types.ts'
+import type { GenerateOptions } from 'dsh-llm'
 import { sampleTool } from './streams.ts'
 
 /** A hand-built snapshot, as dsh-session's `toolHistory()` would reduce the log. */

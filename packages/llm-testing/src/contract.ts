@@ -1,9 +1,9 @@
 import { deepFreeze, type ChatMessage, type ToolSchema, type Usage } from 'dsh-core'
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { LlmError } from '../error.ts'
-import type { GenerateOptions, StreamEvent } from '../types.ts'
-import '../runtime.ts'
+import { LlmError } from 'dsh-llm'
+import type { GenerateOptions, StreamEvent } from 'dsh-llm'
+import 'dsh-llm'
 import { joinText } from './streams.ts'
 
 /** One response the harness asks the model under test to give next. */

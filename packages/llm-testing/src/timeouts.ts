@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { LlmError } from '../error.ts'
-import type { HttpWire } from './http-contract.ts'
+import { LlmError } from 'dsh-llm'
+import type { HttpWire } from './http-wire.ts'
 import type { LoopbackAdapter } from './loopback-adapter.ts'
 import type { LoopbackHandler } from './loopback.ts'
 import { joinText, sampleRequest } from './streams.ts'
@@ -30,27 +30,23 @@ export function idleTimeoutCases(wire: HttpWire, setup: (handler: LoopbackHandle
         res.write(wire.textFrames(['partial']).frames)
         // …and says nothing more.
       }, { idleTimeoutMs: IDLE_MS })
-      try {
-        const started = Date.now()
-        const seen: string[] = []
-        const error = await (async () => {
-          for await (const event of h.ctx.llm.stream(sampleRequest())) if (event.type === 'text') seen.push(event.delta)
-        })().then(() => undefined, (e: unknown) => e)
-        const elapsed = Date.now() - started
-        expect(error).toBeInstanceOf(LlmError)
-        const cause = (error as LlmError).cause as { code?: string; message: string }
-        expect(cause.code).toBe('STREAM_STALLED')
-        expect(cause.message).toContain(`for ${IDLE_MS} ms after`)
-        expect(cause.message).toContain('idleTimeoutMs')
-        expect(seen.join('')).toBe('partial')
-        expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 20)
-        expect(elapsed).toBeLessThan(IDLE_MS + 1500)
-        const deadline = Date.now() + 2000
-        while (!closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
-        expect(closed).toBe(true)
-      } finally {
-        await h.teardown()
-      }
+      const started = Date.now()
+      const seen: string[] = []
+      const error = await (async () => {
+        for await (const event of h.ctx.llm.stream(sampleRequest())) if (event.type === 'text') seen.push(event.delta)
+      })().then(() => undefined, (e: unknown) => e)
+      const elapsed = Date.now() - started
+      expect(error).toBeInstanceOf(LlmError)
+      const cause = (error as LlmError).cause as { code?: string; message: string }
+      expect(cause.code).toBe('STREAM_STALLED')
+      expect(cause.message).toContain(`for ${IDLE_MS} ms after`)
+      expect(cause.message).toContain('idleTimeoutMs')
+      expect(seen.join('')).toBe('partial')
+      expect(elapsed).toBeGreaterThanOrEqual(IDLE_MS - 20)
+      expect(elapsed).toBeLessThan(IDLE_MS + 1500)
+      const deadline = Date.now() + 2000
+      while (!closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(closed).toBe(true)
     })
 
     it('serves a slow stream whole when each gap is shorter than idleTimeoutMs', async () => {
@@ -68,14 +64,10 @@ export function idleTimeoutCases(wire: HttpWire, setup: (handler: LoopbackHandle
         }, IDLE_MS / 6)
         res.on('close', () => clearInterval(timer))
       }, { idleTimeoutMs: IDLE_MS })
-      try {
-        const events = []
-        for await (const event of h.ctx.llm.stream(sampleRequest())) events.push(event)
-        expect(joinText(events)).toBe('01234')
-        expect(events.at(-1)?.type).toBe('done')
-      } finally {
-        await h.teardown()
-      }
+      const events = []
+      for await (const event of h.ctx.llm.stream(sampleRequest())) events.push(event)
+      expect(joinText(events)).toBe('01234')
+      expect(events.at(-1)?.type).toBe('done')
     })
   })
 }

@@ -29,7 +29,7 @@ export function emulatedAppFile({ app, origin, model, tools }: EmulatedApp): str
     '  config:',
     `    baseURL: ${origin}/deepseek/v1`,
     '    apiKeyEnv: CACHE_TEST_KEY',
-    `    models: [{ id: ${model}, toolUpdate: addition-only }]`,
+    `    models: [{ id: ${model}, provider: deepseek, toolUpdate: addition-only }]`,
     '- id: tools',
     '  name: dsh-tools-static',
     '  config:',

@@ -1,8 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { DEFAULT_TOOL_UPDATE_BETA, DEFAULT_TOOL_UPDATE_BETA_HEADER } from 'dsh-llm-openai'
+import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
 
 const TOOL_KEYS = ['type', 'function', 'defer_loading']
+/** The header DeepSeek's route reads the tool-update beta from. */
+const BETA_HEADER = 'anthropic-beta'
 
 /**
  * Checks a Chat Completions request the way `dsh-llm-openai` must send it and renders what the model
@@ -109,9 +111,9 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   // A tool-update message announces tools; the request still answers the message before it.
   const last = messages.findLast((message: any) => !(toolUpdates && message?.role === 'system' && Array.isArray(message.content))) as { role?: string } | undefined
   if (last && last.role !== 'user' && last.role !== 'tool') problem(`the last message is ${JSON.stringify(last.role)}, so there is nothing to answer`)
-  const beta = headers[DEFAULT_TOOL_UPDATE_BETA_HEADER]
-  if (updates && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without ${DEFAULT_TOOL_UPDATE_BETA_HEADER}: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
-  if (!updates && beta !== undefined) problem(`${DEFAULT_TOOL_UPDATE_BETA_HEADER} ${JSON.stringify(beta)} on a request without tool-update blocks`)
+  const beta = headers[BETA_HEADER]
+  if (updates && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without ${BETA_HEADER}: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
+  if (!updates && beta !== undefined) problem(`${BETA_HEADER} ${JSON.stringify(beta)} on a request without tool-update blocks`)
   return { problems, prompt: writer.finish(declared), turns }
 }
 

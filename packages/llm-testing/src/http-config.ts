@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { LlmError } from '../error.ts'
-import { HttpAdapterError } from '../http/error.ts'
-import type { HttpWire } from './http-contract.ts'
+import { LlmError } from 'dsh-llm'
+import { HttpAdapterError } from 'dsh-llm/http'
+import type { HttpWire } from './http-wire.ts'
 import { configRefusal, loadWithLlm } from './plugin.ts'
 
 /** Runs `body` with the variable `name` set to a placeholder key (a plugin refuses to start without its key). */
@@ -69,7 +69,7 @@ export function httpConfigCases(wire: HttpWire): void {
       expect(() => wire.create({ models: [{ id: 'a', contextWindow: 1.5 }] }))
         .toThrow('model "a" has contextWindow 1.5; it must be a whole number of tokens >= 1')
       expect(() => wire.create({ models: [{ id: 'a', toolUpdate: 'sometimes' }] }))
-        .toThrow('model "a" has toolUpdate "sometimes"; valid: none, addition-only, in-history')
+        .toThrow('model "a" has toolUpdate "sometimes"; valid: none, append, addition-only, in-history')
     })
 
     it('defaults to a 120 s header timeout and a 300 s idle timeout between streamed events', async () => {

@@ -1,9 +1,9 @@
 import type { ToolSchema } from 'dsh-core'
 import type { Context } from 'cordis'
 import { expect } from 'vitest'
-import { LlmError } from '../error.ts'
-import type { GenerateOptions, StreamEvent } from '../types.ts'
-import '../runtime.ts'
+import { LlmError } from 'dsh-llm'
+import type { GenerateOptions, StreamEvent } from 'dsh-llm'
+import 'dsh-llm'
 
 /** A tool whose one parameter is the string `input`. */
 export function sampleTool(name: string, description = `the ${name} tool`): ToolSchema {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm-anthropic'
+import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
 
 const TOOL_KEYS = ['name', 'description', 'input_schema', 'defer_loading']

@@ -1,20 +1,29 @@
-import { writeFile } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import LlmRuntime from 'dsh-llm'
-import { adapterContract, type ContractResponse } from 'dsh-llm/testing'
 import ScriptedLlm from 'dsh-llm-scripted'
-import { setup, tempDir } from './setup.ts'
+import { adapterContract, type ContractResponse } from '../src/index.ts'
+
+// The offline scripted model runs the adapter contract here rather than in its own package: this package's
+// cache emulator answers through that model's `echoReply`, so the model's package cannot also depend on this one.
+
+async function withLlm() {
+  const ctx = new Context()
+  await ctx.plugin(LlmRuntime)
+  return ctx
+}
 
 adapterContract('scripted-echo', async () => {
-  const { ctx } = await setup()
+  const ctx = await withLlm()
+  await ctx.plugin(ScriptedLlm, {})
   return { ctx, model: 'scripted-echo' }
 })
 
 adapterContract('scripted (script file)', async () => {
-  const ctx = new Context()
-  await ctx.plugin(LlmRuntime)
-  const dir = await tempDir()
+  const ctx = await withLlm()
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-llm-testing-'))
   return {
     ctx,
     model: 'contract-model',
