@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { findVolatile } from '../src/lint/volatile.ts'
 import { runBin, tempDir, writeApp } from './setup.ts'
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/lint/', import.meta.url))
 
 describe('dsh-prompt lint', () => {
+  // the fixture's OpenAI entry boots only with its key variable set; nothing is sent
+  beforeEach(() => { vi.stubEnv('DSH_LINT_FIXTURE_KEY', 'not-a-key') })
+
   it('reports one finding of each kind in the fixture app file, each with its source, and exits 1', async () => {
     const { code, stdout, stderr } = await runBin(['lint', 'unstable.yml', '--max-tool-bytes', '400', '--json'], FIXTURES)
     expect(stderr).toBe('')
@@ -19,6 +22,7 @@ describe('dsh-prompt lint', () => {
       ['volatile-text', 'section', 'deployment:persona', 'date'],
       ['volatile-tool-description', 'tool', 'scratch', 'temp-path'],
       ['tool-block-too-large', 'tool', 'scratch', null],
+      ['prefix-below-minimum', 'model', 'gpt-4o-mini', null],
       ['mcp-listing-unstable', 'server', 'flaky', 'order'],
       ['mcp-listing-unstable', 'server', 'flaky', 'description'],
     ])
@@ -27,7 +31,8 @@ describe('dsh-prompt lint', () => {
     expect(byRule('volatile-tool-description').source.entry).toBe('tools')
     expect(byRule('cwd-in-prefix').advice).toMatch(/each folder gets its own cached prefix.*runtime context/i)
     expect(byRule('tool-block-too-large').detail.top.map((tool: any) => tool.name)).toEqual(['scratch', 'mcp__flaky__find', 'mcp__flaky__open'])
-    expect(report.pending).toEqual([{ rule: 'prefix-below-minimum', note: expect.stringMatching(/provider profiles/) }])
+    expect(byRule('prefix-below-minimum').detail).toEqual({ estimatedTokens: Math.ceil(report.checked.prefixBytes / 4), bytes: report.checked.prefixBytes, minimumTokens: 1024, provider: 'openai', model: 'gpt-4o-mini' })
+    expect(report.pending).toEqual([])
     expect(report.checked).toMatchObject({ boots: 2, assemblies: 3, mcpListings: [{ server: 'flaky', listings: 2 }] })
   })
 
@@ -38,7 +43,7 @@ describe('dsh-prompt lint', () => {
     expect(stdout).toContain('  volatile-tool-description  [tool scratch, entry tools]\n')
     expect(stdout).toContain('  mcp-listing-unstable  [server flaky]\n')
     expect(stdout).not.toContain('tool-block-too-large') // 479 bytes is under the default threshold
-    expect(stdout).toMatch(/\npending: prefix-below-minimum: /)
+    expect(stdout).toContain('  prefix-below-minimum  [model gpt-4o-mini]\n')
   })
 
   it('exits 0 with nothing to report on a stable app file', async () => {
@@ -46,6 +51,7 @@ describe('dsh-prompt lint', () => {
     expect(stderr).toBe('')
     expect(code).toBe(0)
     expect(stdout).toContain('no findings')
+    expect(stdout).not.toContain('pending') // scripted-echo has the generic profile, whose minimum is 1 token
   })
 
   it.each([

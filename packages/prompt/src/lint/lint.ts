@@ -12,10 +12,8 @@ export interface LintOptions {
   maxToolBytes?: number
 }
 
-const PENDING: PendingCheck[] = [{
-  rule: 'prefix-below-minimum',
-  note: 'the minimum cacheable length comes with the provider profiles of dsh-llm, which are not there yet',
-}]
+/** Bytes per token for the length estimate; real tokenizers differ, so a prefix near the line is a guess. */
+export const BYTES_PER_TOKEN = 4
 
 /**
  * Boots the app file twice (one after the other), assembles twice in the first boot and once in the
@@ -34,6 +32,22 @@ export async function lintApp(options: LintOptions): Promise<LintReport> {
     if (!seen.has(key(finding))) findings.push(finding)
   }
   findings.push(...checkContent(a, first, maxToolBytes))
+  const prefixBytes = Buffer.byteLength(`${JSON.stringify(a.tools)}\n${a.system}`)
+  const pending: PendingCheck[] = []
+  if (!first.cache) pending.push({ rule: 'prefix-below-minimum', note: 'the app runs no agent loop with a model, so there is no provider profile to ask for its minimum' })
+  else {
+    const estimate = Math.ceil(prefixBytes / BYTES_PER_TOKEN)
+    const { model, provider, minimumTokens } = first.cache
+    if (estimate < minimumTokens) {
+      findings.push({
+        rule: 'prefix-below-minimum',
+        source: { kind: 'model', name: model },
+        message: `the prefix is about ${estimate} tokens (${prefixBytes} bytes at ~${BYTES_PER_TOKEN} a token), under the ${minimumTokens}-token minimum the ${provider} profile gives for ${model}`,
+        advice: 'A prefix below the minimum is never cached: only once history pushes the request past it does anything hit. Nothing to fix if the tools and prompt are meant to be this small.',
+        detail: { estimatedTokens: estimate, bytes: prefixBytes, minimumTokens, provider, model },
+      })
+    }
+  }
   const mcpListings: LintReport['checked']['mcpListings'] = []
   for (const spec of first.mcpServers) {
     const listings: McpListing[] = [await listServer(spec), await listServer(spec)]
@@ -43,12 +57,12 @@ export async function lintApp(options: LintOptions): Promise<LintReport> {
   return {
     file: options.file,
     findings,
-    pending: PENDING,
+    pending,
     checked: {
       boots: 2,
       assemblies: 3,
       mcpListings,
-      prefixBytes: Buffer.byteLength(`${JSON.stringify(a.tools)}\n${a.system}`),
+      prefixBytes,
       toolBytes: Buffer.byteLength(JSON.stringify(a.tools)),
       tools: a.tools.length,
       sections: a.sections.length,

@@ -1,3 +1,4 @@
+import type {} from 'dsh-llm'
 import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
@@ -23,6 +24,8 @@ export interface BootSnapshot {
   assemblies: AssemblySnapshot[]
   owners: Map<string, { entry: string | null; server: string | null }>
   mcpServers: ServerSpec[]
+  /** The cache rules of the loop's model (its provider profile), when the app runs a loop with an llm. */
+  cache: { model: string; provider: string; minimumTokens: number } | null
 }
 
 const PLACEHOLDER = /\{\{([a-z][a-z0-9_]*)\}\}/g
@@ -59,7 +62,14 @@ export async function snapshotBoot(file: string, settleMs: number, assemblies: n
     }
     const found = findOwners(ctx, app.entries, owners)
     const byTool = new Map([...found].map(([name, owner]) => [name, { entry: owner.entry ?? null, server: owner.server ?? null }]))
-    return { context, assemblies: taken, owners: byTool, mcpServers: mcpServersOf(ctx) }
+    const llm = ctx.get('llm')
+    const model = typeof context.model === 'string' ? context.model : undefined
+    let cache: BootSnapshot['cache'] = null
+    if (llm && model) {
+      const policy = llm.cachePolicy(model)
+      cache = { model, provider: policy.profile.id, minimumTokens: policy.minimumTokens }
+    }
+    return { context, assemblies: taken, owners: byTool, mcpServers: mcpServersOf(ctx), cache }
   })
 }
 

@@ -9,9 +9,9 @@ export type LintRule =
   | 'tool-block-too-large'
   | 'prefix-below-minimum'
 
-/** Where a finding comes from: a section, a prompt variable, a tool or an MCP server. */
+/** Where a finding comes from: a section, a prompt variable, a tool, an MCP server, or the model (for the whole prefix). */
 export interface LintSource {
-  kind: 'section' | 'variable' | 'tool' | 'server'
+  kind: 'section' | 'variable' | 'tool' | 'server' | 'model'
   name: string
   /** The app-file entry behind it, when known. */
   entry?: string | null
