@@ -1,3 +1,4 @@
+import { PROVIDER_IDS, isProviderId, type ProviderId } from 'dsh-llm'
 import { PromptCliError } from './errors.ts'
 
 /** Quiet time after the last tool or prompt change before an app counts as settled, in ms. */
@@ -7,7 +8,7 @@ export type Command =
   | { command: 'help' }
   | { command: 'inspect'; file: string; json: boolean; settleMs: number }
   | { command: 'diff'; a: string; b: string; json: boolean; settleMs: number; pg: PgInputOptions }
-  | { command: 'view'; input: string; out: string | undefined; open: boolean; json: boolean; pg: PgInputOptions }
+  | { command: 'view'; input: string; out: string | undefined; open: boolean; json: boolean; pg: PgInputOptions; provider?: ProviderId; cacheTtl?: string }
   | { command: 'lint'; file: string; json: boolean; settleMs: number; maxToolBytes: number }
 
 /** Where `pg:` inputs are read: the variable holding the URL, and the schema. */
@@ -25,7 +26,7 @@ export const DEFAULT_MAX_TOOL_BYTES = 16_384
 export const USAGE = `Usage:
   dsh-prompt inspect <cordis.yml> [--json] [--settle <ms>]
   dsh-prompt diff <a> <b> [--json] [--settle <ms>] [--pg-url-env <NAME>] [--pg-schema <name>]
-  dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open]
+  dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open] [--provider <id> [--cache-ttl <name>]]
   dsh-prompt lint <cordis.yml> [--json] [--settle <ms>] [--max-tool-bytes <n>]
   dsh-prompt --help
 
@@ -51,6 +52,8 @@ Options:
   --pg-schema <name>   Schema of the sessions for pg: inputs (default ${DEFAULT_PG_SCHEMA}).
   --out <file>   view: where to write the page (default <session>.html in the current folder).
   --open         view: open the page with the desktop's opener once written.
+  --provider <id>      view: judge idle gaps by this provider profile's cache TTL (${PROVIDER_IDS.join(', ')}).
+  --cache-ttl <name>   view: the profile's lifetime the session asked for (a model entry's cacheTtl), e.g. 1h.
   --max-tool-bytes <n>  lint: largest tool block (JSON bytes) before it is reported (default ${DEFAULT_MAX_TOOL_BYTES}).
   -h, --help     Print this text.
 
@@ -58,8 +61,8 @@ Exit status: 0 done (diff: identical; lint: nothing found); diff: 1 the prefixes
 lint: 1 findings, 2 the lint could not run; inspect, view: 1 trouble.`
 
 const COMMANDS = ['inspect', 'diff', 'view', 'lint']
-const OPTIONS = ['--json', '--settle', '--pg-url-env', '--pg-schema', '--out', '--open', '--max-tool-bytes', '--help', '-h']
-const VALID_OPTIONS = '--json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --out <file>, --open, --max-tool-bytes <n>, --help'
+const OPTIONS = ['--json', '--settle', '--pg-url-env', '--pg-schema', '--out', '--open', '--provider', '--cache-ttl', '--max-tool-bytes', '--help', '-h']
+const VALID_OPTIONS = '--json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --out <file>, --open, --provider <id>, --cache-ttl <name>, --max-tool-bytes <n>, --help'
 
 /** Parses argv (without node and the script); throws a one-line `USAGE` error on anything unexpected. */
 export function parseArgs(argv: readonly string[]): Command {
@@ -70,6 +73,8 @@ export function parseArgs(argv: readonly string[]): Command {
   let out: string | undefined
   let open = false
   let maxToolBytes = DEFAULT_MAX_TOOL_BYTES
+  let provider: ProviderId | undefined
+  let cacheTtl: string | undefined
   const pg: PgInputOptions = { urlEnv: DEFAULT_PG_URL_ENV, schema: DEFAULT_PG_SCHEMA }
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]
@@ -88,6 +93,13 @@ export function parseArgs(argv: readonly string[]): Command {
     else if (flag === '--out') {
       out = inline ?? argv[++index]
       if (!out) throw new PromptCliError('USAGE', '--out needs a file name, e.g. --out session.html')
+    } else if (flag === '--provider') {
+      const value = inline ?? argv[++index]
+      if (!isProviderId(value)) throw new PromptCliError('USAGE', `--provider expects a provider profile, got ${value === undefined ? 'nothing' : JSON.stringify(value)}; valid: ${PROVIDER_IDS.join(', ')}`)
+      provider = value
+    } else if (flag === '--cache-ttl') {
+      cacheTtl = inline ?? argv[++index]
+      if (!cacheTtl) throw new PromptCliError('USAGE', '--cache-ttl needs a lifetime name, e.g. --cache-ttl 1h')
     } else if (flag === '--max-tool-bytes') {
       const value = inline ?? argv[++index]
       if (value === undefined || !/^[1-9]\d{0,8}$/.test(value)) throw new PromptCliError('USAGE', `--max-tool-bytes expects a whole number of bytes from 1 to 999999999, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`)
@@ -118,7 +130,8 @@ export function parseArgs(argv: readonly string[]): Command {
   }
   if (command === 'view') {
     if (rest.length !== 1) throw new PromptCliError('USAGE', `view takes one session, got ${describeCount(rest)}; usage: dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open]`)
-    return { command, input: rest[0], out, open, json, pg }
+    if (cacheTtl !== undefined && provider === undefined) throw new PromptCliError('USAGE', '--cache-ttl needs --provider: a lifetime belongs to a provider profile')
+    return { command, input: rest[0], out, open, json, pg, ...provider && { provider }, ...cacheTtl !== undefined && { cacheTtl } }
   }
   if (command === 'lint') {
     if (rest.length !== 1) throw new PromptCliError('USAGE', `lint takes one app file, got ${describeCount(rest)}; usage: dsh-prompt lint <cordis.yml> [--json]`)

@@ -4,8 +4,8 @@ import type { SessionView, ViewTtl } from './model.ts'
 import { assignCauses, summarize } from './summary.ts'
 import { foldTimeline } from './timeline.ts'
 
-/** Until provider profiles name a cache TTL, gaps are shown but not judged. */
-export const TTL_PENDING: ViewTtl = { status: 'pending', note: 'TTL marks need the provider profiles of dsh-llm, which are not there yet' }
+/** Without a provider profile, gaps are shown but not judged: the log does not say which provider served it. */
+export const TTL_PENDING: ViewTtl = { status: 'pending', note: "pass --provider <id> to mark the gaps beyond that provider's cache TTL" }
 
 /** Everything the page shows about a session, from its events alone. */
 export function buildSessionView(session: LoadedSession, ttl: ViewTtl = TTL_PENDING): SessionView {

@@ -71,7 +71,8 @@ export const CLIENT_SCRIPT = String.raw`
   })
   var notes = []
   if (data.ttl.status === 'pending') notes.push('Idle gaps are not judged against a cache TTL yet: ' + data.ttl.note + '.')
-  else notes.push('Gaps beyond ' + duration(data.ttl.ttlMs).slice(1) + ' (' + data.ttl.profile + ') are marked.')
+  else if (data.ttl.status === 'unbounded') notes.push('Idle gaps are not judged: ' + data.ttl.note + '.')
+  else notes.push('Idle gaps beyond the ' + data.ttl.profile + ' cache TTL (' + data.ttl.name + ', ' + duration(data.ttl.ttlMs).slice(1) + ') are marked in red.')
   if (s.withUsage < s.requests) notes.push('Rows without provider usage show sizes from the logged bytes (~4 bytes a token), cached part estimated from the header.')
   document.getElementById('notes').textContent = notes.join(' ')
   var list = document.getElementById('breaks-list')

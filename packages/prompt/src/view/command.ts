@@ -3,9 +3,10 @@ import { writeFile } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import type { PgInputOptions } from '../cli.ts'
 import { PromptCliError } from '../errors.ts'
-import { buildSessionView } from './build.ts'
-import { loadSession } from './events.ts'
-import type { SessionView } from './model.ts'
+import { PROFILES, cachePolicy, type ProviderId } from 'dsh-llm'
+import { TTL_PENDING, buildSessionView } from './build.ts'
+import { loadSession, type RawEvent } from './events.ts'
+import type { SessionView, ViewTtl } from './model.ts'
 import { renderPage } from './page.ts'
 
 export interface ViewOptions {
@@ -15,6 +16,10 @@ export interface ViewOptions {
   /** Open the written page with the desktop's opener (`xdg-open`, `open`). */
   open?: boolean
   pg: PgInputOptions
+  /** The provider profile whose cache TTL the gaps are judged by; none leaves them unjudged. */
+  provider?: ProviderId
+  /** One of the profile's lifetimes (`cacheTtl` of a model entry); default the profile's default. */
+  cacheTtl?: string
 }
 
 export interface ViewResult {
@@ -27,7 +32,8 @@ export interface ViewResult {
 
 /** Reads a session, writes its page, and says where and what it holds. */
 export async function writeSessionPage(options: ViewOptions): Promise<ViewResult> {
-  const view = buildSessionView(await loadSession(options.input, options.pg))
+  const session = await loadSession(options.input, options.pg)
+  const view = buildSessionView(session, options.provider ? ttlOf(options.provider, options.cacheTtl, session.events) : TTL_PENDING)
   const page = renderPage(view)
   const file = resolve(options.out ?? defaultName(options.input))
   try {
@@ -50,6 +56,19 @@ export function describeView(result: ViewResult): string {
     `${result.view.breaks.length} break(s) (${summary.detectorBreaks} by the detector), ${summary.headerChanges} header change(s), ${summary.compactions} compaction(s), ${summary.failedTurns} failed turn(s)`,
     '',
   ].join('\n')
+}
+
+/** The lifetime of the profile's cache entries the gaps are judged by. */
+function ttlOf(provider: ProviderId, cacheTtl: string | undefined, events: readonly RawEvent[]): ViewTtl {
+  const model = events.find((event) => event.type === 'request/header')?.data.header?.model
+  let ttl
+  try {
+    ttl = cachePolicy(PROFILES[provider], typeof model === 'string' ? model : '', cacheTtl).ttl
+  } catch (error) {
+    throw new PromptCliError('USAGE', `--cache-ttl: ${(error as Error).message}`)
+  }
+  if (ttl.seconds === undefined) return { status: 'unbounded', note: `the ${provider} profile documents no bound on its cache lifetime (${ttl.name}), so no gap is marked` }
+  return { status: 'known', ttlMs: ttl.seconds * 1000, profile: provider, name: ttl.name }
 }
 
 function defaultName(input: string): string {

@@ -129,7 +129,10 @@ export interface ViewSummary {
 }
 
 /** What the TTL marks are measured against. */
-export type ViewTtl = { status: 'pending'; note: string } | { status: 'known'; ttlMs: number; profile: string }
+export type ViewTtl =
+  | { status: 'pending'; note: string }
+  | { status: 'unbounded'; note: string }
+  | { status: 'known'; ttlMs: number; profile: string; name: string }
 
 /** Everything the page shows, computed from the log alone. */
 export interface SessionView {

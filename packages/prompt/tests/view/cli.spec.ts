@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { defaultSessionRoot } from 'dsh-session'
 import { BIN, tempDir, type BinResult } from '../setup.ts'
 import { recordRichSession } from './record.ts'
+import { writeLongSession } from './synthetic.ts'
 
 /** The real bin in `cwd`, with extra environment variables. */
 function bin(args: string[], cwd: string, env: Record<string, string> = {}): Promise<BinResult> {
@@ -56,7 +57,21 @@ describe('dsh-prompt view', () => {
     await expect.poll(() => readFile(join(dir, 'opened.txt'), 'utf8').catch(() => ''), { timeout: 5000 }).toBe(`${join(dir, 'page.html')}\n`)
   })
 
+  it('judges the gaps by the cache TTL of the provider profile it is given', async () => {
+    const dir = await tempDir()
+    await writeLongSession(join(dir, 'long.jsonl'), { requests: 120, tools: 2, changeEvery: 1000 })
+    const judged = await bin(['view', 'long.jsonl', '--provider', 'anthropic', '--json'], dir)
+    expect(judged.code).toBe(0)
+    expect(JSON.parse(judged.stdout).summary.uncached.byCause.ttl_gap).toBeGreaterThan(0)
+    // OpenAI's 24 h retention outlasts a 6-minute gap
+    const kept = await bin(['view', 'long.jsonl', '--provider', 'openai', '--cache-ttl', '24h', '--json'], dir)
+    expect(JSON.parse(kept.stdout).summary.uncached.byCause.ttl_gap).toBe(0)
+  })
+
   it.each([
+    ['an unknown provider', ['view', 'x.jsonl', '--provider', 'acme'], /^--provider expects a provider profile, got "acme"; valid: anthropic, openai, deepseek, dashscope, generic$/],
+    ['a lifetime the profile does not offer', ['view', 'PLACEHOLDER', '--provider', 'anthropic', '--cache-ttl', '2h'], /^--cache-ttl: cacheTtl "2h", which is not a lifetime of the anthropic profile; valid: 5m, 1h$/],
+    ['a lifetime without a provider', ['view', 'x.jsonl', '--cache-ttl', '1h'], /^--cache-ttl needs --provider/],
     ['a missing log', ['view', 'gone.jsonl'], /^gone\.jsonl: cannot read session log: ENOENT/],
     ['an unknown session id', ['view', 'nobody'], /^session "nobody" \(looked for .*nobody\.jsonl\): cannot read session log/],
     ['a page that cannot be written', ['view', 'PLACEHOLDER', '--out', 'no/such/dir/page.html'], /page\.html: cannot write the page: ENOENT/],

@@ -10,6 +10,7 @@ import { DEFAULT_PG_SCHEMA, DEFAULT_PG_URL_ENV } from '../../src/index.ts'
 import { tempDir } from '../setup.ts'
 import { figuresFromLog, readEvents } from './expected.ts'
 import { NOTES_SECTION, recordRichSession } from './record.ts'
+import { writeLongSession } from './synthetic.ts'
 
 const PG = { urlEnv: DEFAULT_PG_URL_ENV, schema: DEFAULT_PG_SCHEMA }
 const FIXTURE = fileURLToPath(new URL('../../../../fixtures/acp/tool-added-mid-session/session.jsonl', import.meta.url))
@@ -92,6 +93,23 @@ describe('the session view of a recorded session', () => {
     const markers = view.markers.map((marker) => [marker.kind, view.requests[marker.before]?.turn ?? null])
     expect(markers).toEqual([['tools', 2], ['turn-failed', 7], ['compaction', 7], ['resume', 10], ['tools', 10]])
     expect(view.requests.filter((request) => request.failed).map((request) => request.turn)).toEqual([6])
+  })
+})
+
+describe('idle gaps against a provider profile', () => {
+  it('marks the gaps beyond the TTL and bills their uncached tokens to ttl_gap', async () => {
+    const dir = await tempDir()
+    const path = join(dir, 'gaps.jsonl')
+    // every 97th request comes after 6 minutes idle, the others after 4 s
+    await writeLongSession(path, { requests: 200, tools: 3, changeEvery: 1000 })
+    const judged = buildSessionView(await loadSession(path, PG), { status: 'known', ttlMs: 300_000, profile: 'anthropic', name: '5m' })
+    expect(judged.requests.filter((request) => request.beyondTtl).map((request) => request.index)).toEqual([97, 194])
+    expect(judged.requests.filter((request) => request.cause === 'ttl_gap').map((request) => request.index)).toEqual([97, 194])
+    const uncached = (index: number) => judged.requests[index]!.usage!.input - judged.requests[index]!.usage!.cacheRead
+    expect(judged.summary.uncached.byCause.ttl_gap).toBe(uncached(97) + uncached(194))
+    const unjudged = buildSessionView(await loadSession(path, PG))
+    expect(unjudged.requests.some((request) => request.beyondTtl !== null)).toBe(false)
+    expect(unjudged.summary.uncached.byCause.ttl_gap).toBe(0)
   })
 })
 
