@@ -8,6 +8,8 @@ import { AgentLoopError } from './errors.ts'
 import { estimateFill } from './fill.ts'
 import { HeaderMemo, diffToolNames } from './header.ts'
 import { mapWithLimit } from './limit.ts'
+import { PermissionGate, type PermissionAsker } from './permission-gate.ts'
+import type { PermissionPolicy } from './permission-policy.ts'
 import { ContextSnapshots } from './runtime-context.ts'
 import type { AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
 
@@ -20,6 +22,8 @@ export interface AgentSettings {
   compactAt: number
   /** Time limit of one compaction request, in milliseconds. */
   compactionTimeoutMs: number
+  /** The app's permission policy; without one every tool call runs. */
+  permissions?: PermissionPolicy
 }
 
 class Cancelled extends Error {}
@@ -35,6 +39,7 @@ export class Agent {
   private running: Promise<void> | undefined
   private readonly headers = new HeaderMemo()
   private readonly snapshots: ContextSnapshots
+  private readonly permissions: PermissionGate
 
   /**
    * The loop's services, resolved once (the agent lives and dies with the loop that injected them) and
@@ -62,6 +67,7 @@ export class Agent {
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.snapshots = new ContextSnapshots(session)
+    this.permissions = new PermissionGate(settings.permissions, session, (name) => this.tools.get(name, { agentId: id })?.annotations)
     this.turns = session.events().filter((event) => event.type === 'turn/start').length
     this.closeInterruptedTurn()
   }
@@ -163,13 +169,13 @@ export class Agent {
   private async run(text: string, options: PromptOptions): Promise<TurnResult> {
     const { signal, end } = this.begin(options.signal)
     try {
-      return await this.runTurn(text, signal, options.onUpdate)
+      return await this.runTurn(text, signal, options.onUpdate, options.askPermission)
     } finally {
       end()
     }
   }
 
-  private async runTurn(text: string, signal: AbortSignal, onUpdate: PromptOptions['onUpdate']): Promise<TurnResult> {
+  private async runTurn(text: string, signal: AbortSignal, onUpdate: PromptOptions['onUpdate'], ask?: PermissionAsker): Promise<TurnResult> {
     const turn = ++this.turns
     // Observers watch a turn; one that throws is logged and the turn goes on, so the log stays balanced.
     const notify = (update: AgentUpdate) => {
@@ -219,7 +225,7 @@ export class Agent {
           openStep = 0
           break
         }
-        await this.runTools(turn, step, response.toolCalls, signal, notify)
+        await this.runTools(turn, step, response.toolCalls, signal, notify, ask)
         this.session.append('step/end', { turn, step })
         openStep = 0
       }
@@ -357,12 +363,15 @@ export class Agent {
     return { text, toolCalls, usage }
   }
 
-  private async runTools(turn: number, step: number, calls: ToolCall[], signal: AbortSignal, notify: (update: AgentUpdate) => void) {
+  private async runTools(turn: number, step: number, calls: ToolCall[], signal: AbortSignal, notify: (update: AgentUpdate) => void, ask?: PermissionAsker) {
     for (const call of calls) {
       this.session.append('tool/call', { turn, step, id: call.id, name: call.name, arguments: call.arguments })
       notify({ type: 'tool-call', turn, step, id: call.id, name: call.name, arguments: call.arguments })
     }
-    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.tools.execute(call.name, call.arguments, { signal, agentId: this.id }))
+    // asked one call after another before any runs; a refused call's result is an ordinary error result
+    const refused = await this.permissions.check(turn, step, calls, signal, ask)
+    const results = await mapWithLimit(calls, this.settings.toolConcurrency,
+      (call, index) => refused[index] ? Promise.resolve(refused[index]) : this.tools.execute(call.name, call.arguments, { signal, agentId: this.id }))
     calls.forEach((call, index) => {
       const { output, isError } = results[index]
       this.session.append('tool/result', { turn, step, id: call.id, name: call.name, output, isError })

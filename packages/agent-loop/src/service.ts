@@ -7,6 +7,7 @@ import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AgentLoopError } from './errors.ts'
+import { PermissionPolicy, PermissionsSchema, type PermissionsConfig } from './permission-policy.ts'
 import type { AgentUpdate } from './types.ts'
 
 declare module 'cordis' {
@@ -29,6 +30,8 @@ export interface AgentLoopConfig {
   compactAt: number
   compactionTimeoutMs: number
   cwd?: string
+  /** The permission policy of tool calls; omitted, every call runs without asking. */
+  permissions?: PermissionsConfig
 }
 
 export interface CreateAgentOptions {
@@ -52,6 +55,9 @@ export class AgentLoop extends Service {
       .description('Share of the model\'s context window the next request may fill before the loop compacts the session first.'),
     compactionTimeoutMs: Schema.natural().min(1).default(120_000).description('Time limit of one compaction request, in milliseconds.'),
     cwd: Schema.string().description('Working directory told to the model as {{cwd}}; defaults to the process working directory.'),
+    // const(undefined) first: an omitted policy stays absent (every call runs) instead of defaulting to ask
+    permissions: Schema.union([Schema.const(undefined), PermissionsSchema])
+      .description('Which tool calls run, which are asked (default: ask), which are refused; omitted, every call runs.'),
   })
 
   private readonly agents = new Map<string, Agent>()
@@ -61,10 +67,14 @@ export class AgentLoop extends Service {
   private readonly creating = new Set<string>()
   /** The loop's own context: agents use the services it injected, whoever created them. */
   private readonly home: Context
+  private readonly permissions: PermissionPolicy | undefined
 
   constructor(ctx: Context, public readonly config: AgentLoopConfig) {
+    // checked before anything is registered: a bad pattern fails the plugin's start with one line
+    const permissions = config.permissions === undefined ? undefined : new PermissionPolicy(config.permissions)
     super(ctx, 'agentLoop')
     this.home = ctx
+    this.permissions = permissions
     ctx.systemPrompt.variable('model', (context) => context.model)
     ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
     // Disposal cancels running turns and waits until each has logged its end, so a store disposed after
@@ -101,6 +111,7 @@ export class AgentLoop extends Service {
           toolConcurrency: this.config.toolConcurrency,
           compactAt: this.config.compactAt ?? 0.8,
           compactionTimeoutMs: this.config.compactionTimeoutMs ?? 120_000,
+          ...this.permissions && { permissions: this.permissions },
         })
       } catch (error) {
         await fiber.dispose()

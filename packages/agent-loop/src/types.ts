@@ -1,5 +1,6 @@
 import type { ToolCall, Usage } from 'dsh-core'
 import type { CompactionReason, TurnEndReason } from 'dsh-session'
+import type { PermissionAsker } from './permission-gate.ts'
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =
@@ -15,6 +16,11 @@ export type AgentUpdate =
 export interface PromptOptions {
   signal?: AbortSignal
   onUpdate?: (update: AgentUpdate) => void
+  /**
+   * Asks the person at the front door whether a tool call may run, when the permission policy says to ask.
+   * Omitted (piped input, no client): such a call gets an error result naming the policy key to change.
+   */
+  askPermission?: PermissionAsker
 }
 
 /** How a turn ended, returned by `agent.prompt()`. A failed turn resolves too: the failure is data. */

@@ -6,7 +6,8 @@ export type { EventSink, SessionOptions } from './session.ts'
 export { SessionError } from './errors.ts'
 export type { SessionErrorCode } from './errors.ts'
 export type {
-  CompactionReason, EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
+  CompactionReason, EventData, HeaderReason, KnownSessionEvent, PermissionAnswer, PermissionDecider, PermissionRule, RequestHeader, SessionEvent,
+  SessionEventMap, TurnEndReason,
 } from './events.ts'
 export { DURABILITY_MODES } from './durability.ts'
 export type { Durability } from './durability.ts'
