@@ -3,6 +3,7 @@ import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
+import { terminalAsker } from './permission-prompt.ts'
 import type { StdioDemo } from './plugin.ts'
 import { showThinking } from './thinking.ts'
 
@@ -76,7 +77,9 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
       // the result goes back to the model: waiting for it again
       if (update.type === 'tool-result') thinking = showThinking(output, errors)
     }
-    const result = await agent.prompt(line, { onUpdate }).finally(() => thinking.stop())
+    // a call the permission policy asks about is asked here, one question per call
+    const askPermission = terminalAsker(rl, () => thinking.stop())
+    const result = await agent.prompt(line, { onUpdate, askPermission }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
     else if (result.reason !== 'done') write(`error: ${result.error}\n`)
