@@ -7,7 +7,7 @@ import type {} from 'dsh-app-boot'
 import type { ExecutableTool } from 'dsh-tools'
 import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
 import { serveAcp, type AcpServing } from './acp-agent.ts'
-import type { AcpDemoConfig } from './plugin.ts'
+import type { AcpDemoConfig } from './config.ts'
 
 declare module 'cordis' {
   interface Context {

@@ -8,7 +8,7 @@ import { serveRepl } from './repl.ts'
 import { formatSessions } from './sessions.ts'
 import { showStartup } from './startup.ts'
 import { parseInvocation } from './usage.ts'
-import type {} from './plugin.ts'
+import type {} from './service.ts'
 
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 

@@ -1,7 +1,8 @@
 import type { Agent } from 'dsh-agent-loop'
-import { messageOf } from 'dsh-core'
-import { BootError, displayPath, oneLine, type BootedApp } from 'dsh-app-boot'
-import { Config, type StdioDemo } from './plugin.ts'
+import { messageOf, oneLine } from 'dsh-core'
+import { BootError, displayPath, type BootedApp } from 'dsh-app-boot'
+import { Config } from './config.ts'
+import type { StdioDemo } from './service.ts'
 import type { SessionChoice } from './usage.ts'
 
 /** The session id the choice names, or undefined for a new session; an unknown id is one clear line. */

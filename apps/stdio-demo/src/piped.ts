@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline'
 import type { Agent } from 'dsh-agent-loop'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
-import type { StdioDemo } from './plugin.ts'
+import type { StdioDemo } from './service.ts'
 
 export interface Streams {
   input: NodeJS.ReadableStream

@@ -4,7 +4,7 @@ import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
 import { terminalAsker } from './permission-prompt.ts'
-import type { StdioDemo } from './plugin.ts'
+import type { StdioDemo } from './service.ts'
 import { showThinking } from './thinking.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { compareCodeUnits } from 'dsh-core'
+import { compareCodeUnits, oneLine } from 'dsh-core'
 import type { SessionStoreApi } from 'dsh-session'
 
 /** One stored session as `--sessions` lists it. */
@@ -56,9 +56,4 @@ export function formatSessions(summaries: readonly SessionSummary[], where: stri
     const turns = `${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'}`
     return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}\n`
   }).join('')
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }

@@ -7,8 +7,8 @@ import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AgentLoopError } from './errors.ts'
-import { PermissionPolicy, PermissionsSchema, type PermissionsConfig } from './permission-policy.ts'
-import type { AgentUpdate } from './types.ts'
+import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
+import type { AgentLoopConfig, AgentUpdate } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -20,18 +20,6 @@ declare module 'cordis' {
     /** Emitted (sync) when a turn ends with reason `error` or `step_limit`; carries the turn's message. */
     'agent/error'(agent: Agent, error: { turn: number; message: string }): void
   }
-}
-
-export interface AgentLoopConfig {
-  model: string
-  maxSteps: number
-  toolConcurrency: number
-  /** Share of the model's context window (0 < share <= 1) at which a step first compacts the session. */
-  compactAt: number
-  compactionTimeoutMs: number
-  cwd?: string
-  /** The permission policy of tool calls; omitted, every call runs without asking. */
-  permissions?: PermissionsConfig
 }
 
 export interface CreateAgentOptions {
@@ -104,14 +92,9 @@ export class AgentLoop extends Service {
       const fiber = this.home.plugin({ name: `agent-loop:agent(${id})`, apply: () => {} })
       let agent: Agent
       try {
+        // The defaults are the schema's: Cordis applied it to the config before the loop was built.
         agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, {
-          model: options.model ?? this.config.model,
-          cwd: this.cwd,
-          maxSteps: this.config.maxSteps,
-          toolConcurrency: this.config.toolConcurrency,
-          compactAt: this.config.compactAt ?? 0.8,
-          compactionTimeoutMs: this.config.compactionTimeoutMs ?? 120_000,
-          ...this.permissions && { permissions: this.permissions },
+          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions,
         })
       } catch (error) {
         await fiber.dispose()

@@ -3,14 +3,10 @@ import type { Loader } from '@cordisjs/plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import type { BootErrorCode, BootFailure } from './errors.ts'
 import { findUnknownKey } from './config-keys.ts'
+import { oneLine } from 'dsh-core'
 
 // FiberState is a const enum in cordis's types; isolatedModules forbids reading it across packages.
 const PENDING = 0
-
-/** Makes an error message one line, so the BootError of a failed entry stays one line per entry. */
-export function oneLine(text: string): string {
-  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
-}
 
 /** cordis wraps schema issues as "invalid config:\n  - <issue> (at <path>)"; keep the issues only. */
 export function describeError(error: unknown): { code: BootErrorCode; text: string } {

@@ -5,9 +5,9 @@ export type {
   StreamEvent,
   ToolUpdateMode,
 } from './types.ts'
-export { LlmRuntime, type LlmResponseInfo } from './runtime.ts'
+export { LlmRuntime, type LlmResponseInfo, type LlmRoute } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
-export { collect, type CollectedResponse } from './collect.ts'
+export { collect, type CollectOptions, type CollectedResponse } from './collect.ts'
 export { addUsage, emptyUsage, normalizeUsage, usageFromDashScope, usageFromGemini, type DashScopeUsage, type GeminiUsageMetadata } from './usage.ts'
 export {
   TOOL_UPDATE_MODES,

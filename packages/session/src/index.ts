@@ -3,6 +3,7 @@ export type { SessionStoreConfig } from './store.ts'
 export type { SessionStoreApi } from './store-api.ts'
 export { Session, restoreEvent } from './session.ts'
 export type { EventSink, SessionOptions } from './session.ts'
+export type { OpenTurn, PendingCall, TurnsView } from './turns.ts'
 export { SessionError } from './errors.ts'
 export type { SessionErrorCode } from './errors.ts'
 export type {
