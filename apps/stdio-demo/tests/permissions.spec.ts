@@ -2,7 +2,7 @@ import { readFile, mkdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appYaml, headers, run, sessionEvents, writeApp } from './setup.ts'
+import { appYaml, headers, run, sessionEvents, tempDir, writeApp } from './setup.ts'
 import { hasScript, openTerminal } from './terminal.ts'
 
 const TOOLS = [{ name: 'get_time', result: 'noon' }, { name: 'list_dir', result: 'a b' }]
@@ -93,6 +93,22 @@ describe.skipIf(!hasScript)('permissions in the REPL (a pseudo-terminal)', () =>
         ['mcp__filesystem__write_file', 'user', 'deny'],
       ])
     })
+})
+
+describe.skipIf(!hasScript)('the shipped cordis.yml on a terminal', () => {
+  it('runs get_time unasked and asks before read_file', { timeout: 30_000 }, async () => {
+    const cwd = await tempDir()
+    const { until, type, exited } = openTerminal([], { TERM: 'dumb' }, '', cwd)
+    let at = await until('> ')
+    type('/call get_time {}\r')
+    at = await until('tool get_time returned: (demo) it is 12:00 UTC', at)
+    type('/call read_file {"path":"a"}\r')
+    at = await until(question('read_file', '{"path":"a"}'), at)
+    type('y\r')
+    at = await until('tool read_file returned: (demo) the file is empty', at)
+    type('/exit\r')
+    expect(await exited).toBe(0)
+  })
 })
 
 describe('permissions when piped', () => {
