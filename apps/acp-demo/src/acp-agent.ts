@@ -10,6 +10,7 @@ import { AcpDemoError, toRequestError } from './errors.ts'
 import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
 import { replayUpdates } from './replay.ts'
+import type { RequestPermission } from './permission-request.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 
@@ -120,7 +121,8 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
-      return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send }))
+      const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
+      return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send, requestPermission }))
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)

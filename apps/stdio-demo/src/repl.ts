@@ -4,6 +4,7 @@ import { coldCacheNotice } from 'dsh-prompt-cache'
 import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
+import { terminalAsker } from './permission-prompt.ts'
 import type { StdioDemo } from './service.ts'
 import { showThinking } from './thinking.ts'
 
@@ -86,7 +87,9 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
       // the result goes back to the model: waiting for it again
       if (update.type === 'tool-result') thinking = showThinking(output, errors)
     }
-    const result = await agent.prompt(line, { onUpdate }).finally(() => thinking.stop())
+    // a call the permission policy asks about is asked here, one question per call
+    const askPermission = terminalAsker(rl, () => thinking.stop())
+    const result = await agent.prompt(line, { onUpdate, askPermission }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
     else if (result.reason !== 'done') write(`error: ${result.error}\n`)

@@ -7,6 +7,7 @@ import { CompactionCancelled, Compactor, type CompactionOutcome } from './compac
 import { AgentLoopError } from './errors.ts'
 import { HeaderLog } from './header.ts'
 import { mapWithLimit } from './limit.ts'
+import { PermissionGate } from './permission-gate.ts'
 import { nextRequest } from './reconstruct.ts'
 import { ContextSnapshots } from './runtime-context.ts'
 import type { Turn } from './turn.ts'
@@ -25,6 +26,7 @@ export class Agent {
   private readonly headers: HeaderLog
   private readonly compactor: Compactor
   private readonly snapshots: ContextSnapshots
+  private readonly permissions: PermissionGate
 
   /**
    * The loop's services, resolved once (the agent lives and dies with the loop that injected them) and
@@ -52,6 +54,7 @@ export class Agent {
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
     this.snapshots = new ContextSnapshots(session)
+    this.permissions = new PermissionGate(settings.permissions, session, (name) => this.tools.get(name, { agentId: id })?.annotations)
     this.headers = new HeaderLog(session)
     this.compactor = new Compactor(session, {
       compactAt: settings.compactAt,
@@ -136,18 +139,19 @@ export class Agent {
   private async run(text: string, options: PromptOptions): Promise<TurnResult> {
     const { signal, end } = this.begin(options.signal)
     try {
-      return await this.runTurn(text, signal, options.onUpdate)
+      return await this.runTurn(text, signal, options)
     } finally {
       end()
     }
   }
 
-  private async runTurn(text: string, signal: AbortSignal, onUpdate: PromptOptions['onUpdate']): Promise<TurnResult> {
+  private async runTurn(text: string, signal: AbortSignal, { onUpdate, askPermission }: PromptOptions): Promise<TurnResult> {
     const turn = ++this.turns
     const current: Turn = {
       turn,
       step: 0,
       signal,
+      ...askPermission && { askPermission },
       // Observers watch a turn; one that throws is logged and the turn goes on, so the log stays balanced.
       notify: (update) => {
         try {
@@ -259,7 +263,10 @@ export class Agent {
       this.session.append('tool/call', { turn, step, id: call.id, name: call.name, arguments: call.arguments })
       notify({ type: 'tool-call', turn, step, id: call.id, name: call.name, arguments: call.arguments })
     }
-    const results = await mapWithLimit(calls, this.settings.toolConcurrency, (call) => this.tools.execute(call.name, call.arguments, { signal, agentId: this.id }))
+    // asked one call after another before any runs; a refused call's result is an ordinary error result
+    const refused = await this.permissions.check(turn, step, calls, signal, current.askPermission)
+    const results = await mapWithLimit(calls, this.settings.toolConcurrency,
+      (call, index) => refused[index] ? Promise.resolve(refused[index]) : this.tools.execute(call.name, call.arguments, { signal, agentId: this.id }))
     calls.forEach((call, index) => {
       const { output, isError } = results[index]
       this.session.append('tool/result', { turn, step, id: call.id, name: call.name, output, isError })

@@ -8,6 +8,7 @@ import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AgentLoopError } from './errors.ts'
+import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
 import type { AgentLoopConfig, AgentUpdate } from './types.ts'
 
 declare module 'cordis' {
@@ -43,6 +44,9 @@ export class AgentLoop extends Service {
       .description('Share of the model\'s context window the next request may fill before the loop compacts the session first.'),
     compactionTimeoutMs: Schema.natural().min(1).default(120_000).description('Time limit of one compaction request, in milliseconds.'),
     cwd: Schema.string().description('Working directory told to the model as {{cwd}}; defaults to the process working directory.'),
+    // const(undefined) first: an omitted policy stays absent (every call runs) instead of defaulting to ask
+    permissions: Schema.union([Schema.const(undefined), PermissionsSchema])
+      .description('Which tool calls run, which are asked (default: ask), which are refused; omitted, every call runs.'),
   })
 
   private readonly agents = new Map<string, Agent>()
@@ -52,10 +56,14 @@ export class AgentLoop extends Service {
   private readonly creating = new Set<string>()
   /** The loop's own context: agents use the services it injected, whoever created them. */
   private readonly home: Context
+  private readonly permissions: PermissionPolicy | undefined
 
   constructor(ctx: Context, public readonly config: AgentLoopConfig) {
+    // checked before anything is registered: a bad pattern fails the plugin's start with one line
+    const permissions = config.permissions === undefined ? undefined : new PermissionPolicy(config.permissions)
     super(ctx, 'agentLoop')
     this.home = ctx
+    this.permissions = permissions
     ctx.systemPrompt.variable('model', (context) => context.model)
     ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
     // Disposal cancels running turns and waits until each has logged its end, so a store disposed after
@@ -86,7 +94,9 @@ export class AgentLoop extends Service {
       let agent: Agent
       try {
         // The defaults are the schema's: Cordis applied it to the config before the loop was built.
-        agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, { ...this.config, model: options.model ?? this.config.model, cwd: this.cwd })
+        agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, {
+          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions,
+        })
       } catch (error) {
         await fiber.dispose()
         throw error

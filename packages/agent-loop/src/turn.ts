@@ -1,3 +1,4 @@
+import type { PermissionAsker } from './permission-gate.ts'
 import type { AgentUpdate } from './types.ts'
 
 /**
@@ -9,4 +10,6 @@ export interface Turn {
   step: number
   readonly signal: AbortSignal
   notify(update: AgentUpdate): void
+  /** Asks the front door whether a tool call may run (`PromptOptions.askPermission`); absent when no one can answer. */
+  readonly askPermission?: PermissionAsker
 }

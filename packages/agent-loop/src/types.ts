@@ -1,5 +1,7 @@
 import type { ToolCall, Usage } from 'dsh-core'
 import type { CompactionReason, TurnEndReason } from 'dsh-session'
+import type { PermissionAsker } from './permission-gate.ts'
+import type { PermissionPolicy, PermissionsConfig } from './permission-policy.ts'
 
 /** The loop's configuration (`AgentLoop.Config` validates it and holds the defaults). */
 export interface AgentLoopConfig {
@@ -12,10 +14,15 @@ export interface AgentLoopConfig {
   /** Time limit of one compaction request, in milliseconds. */
   compactionTimeoutMs: number
   cwd?: string
+  /** The permission policy of tool calls; omitted, every call runs without asking. */
+  permissions?: PermissionsConfig
 }
 
-/** What one agent runs with: the loop's configuration, its own model, and the working directory resolved. */
-export type AgentSettings = Required<AgentLoopConfig>
+/**
+ * What one agent runs with: the loop's configuration, its own model, the working directory resolved, and
+ * the permission policy checked (absent: every call runs).
+ */
+export type AgentSettings = Required<Omit<AgentLoopConfig, 'permissions'>> & { permissions: PermissionPolicy | undefined }
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =
@@ -31,6 +38,11 @@ export type AgentUpdate =
 export interface PromptOptions {
   signal?: AbortSignal
   onUpdate?: (update: AgentUpdate) => void
+  /**
+   * Asks the person at the front door whether a tool call may run, when the permission policy says to ask.
+   * Omitted (piped input, no client): such a call gets an error result naming the policy key to change.
+   */
+  askPermission?: PermissionAsker
 }
 
 /** How a turn ended, returned by `agent.prompt()`. A failed turn resolves too: the failure is data. */

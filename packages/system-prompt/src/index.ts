@@ -3,6 +3,7 @@ export type { SystemPromptConfig, SystemPromptConfig as Config, PromptInspection
 export type { SystemPromptChange } from './register.ts'
 export type { AssembleListener } from './layers.ts'
 export { TOOL_ORDER_GROUP, TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, isToolGroup, type ToolPlacement } from './tool-order.ts'
+export { ToolPatterns, toolPatternProblem, type ToolPatternMatch, type ToolPatternProblem } from './tool-patterns.ts'
 export { interpolate } from './interpolate.ts'
 export {
   CONTEXT_SNAPSHOT_HEADING, SECTION_SEPARATOR, joinContextSections, joinSections, renderContextSections, renderContextSnapshot,

@@ -22,6 +22,19 @@ export interface ExecutableTool<Args = any> {
   alwaysLoad?: boolean
   /** Overrides the runtime's `timeoutMs` for this tool. */
   timeoutMs?: number
+  /** What the tool says about itself (MCP tool annotations). Never part of the model-facing schema. */
+  annotations?: ToolAnnotations
+}
+
+/**
+ * Hints a tool gives about its effects, as MCP tool annotations spell them. Permission policies read them
+ * (`dsh-agent-loop`); they are claims of the tool's author, not guarantees.
+ */
+export interface ToolAnnotations {
+  /** The tool changes nothing. */
+  readOnlyHint?: boolean
+  /** The tool may delete or overwrite (meaningful when it is not read-only). */
+  destructiveHint?: boolean
 }
 
 /** The outcome of one call; `execute()` never throws, failures arrive as `isError: true`. */
