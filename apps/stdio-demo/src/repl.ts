@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import { oneLine } from 'dsh-app-boot'
 import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
@@ -79,6 +80,6 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
     const result = await agent.prompt(line, { onUpdate }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
-    else if (result.reason !== 'done') write(`error: ${result.error}\n`)
+    else if (result.reason !== 'done') write(`error: ${oneLine(result.error ?? '')}\n`)
   }
 }
