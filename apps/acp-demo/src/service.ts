@@ -7,6 +7,7 @@ import type {} from 'dsh-app-boot'
 import type { ExecutableTool } from 'dsh-tools'
 import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
 import { serveAcp, type AcpAgentOptions, type AcpServing } from './acp-agent.ts'
+import { type OversizedLine, refusal } from './line-limit.ts'
 import type { AcpDemoConfig } from './config.ts'
 
 declare module 'cordis' {
@@ -39,6 +40,16 @@ export class AcpDemo extends Service {
   /** The identity `initialize` reports. */
   get info(): Implementation {
     return { name: this.config.agentName, title: this.config.agentTitle, version: VERSION }
+  }
+
+  /**
+   * A message over the line limit (see `limitLines`): logs one warning and returns the JSON-RPC error line
+   * to answer it with, or undefined when it has no readable id.
+   */
+  refuseOversized(line: OversizedLine, limit: number): string | undefined {
+    const answer = refusal(line, limit)
+    this.logger.warn(answer.log)
+    return answer.response
   }
 
   /**

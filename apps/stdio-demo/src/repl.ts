@@ -1,6 +1,7 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline'
 import { noticeLocale, type Agent, type AgentUpdate } from 'dsh-agent-loop'
 import { coldCacheNotice } from 'dsh-prompt-cache'
+import { oneLine } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
@@ -92,6 +93,6 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
     const result = await agent.prompt(line, { onUpdate, askPermission }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
-    else if (result.reason !== 'done') write(`error: ${result.error}\n`)
+    else if (result.reason !== 'done') write(`error: ${oneLine(result.error ?? '')}\n`)
   }
 }

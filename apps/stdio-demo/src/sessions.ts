@@ -1,4 +1,4 @@
-import { compareCodeUnits, oneLine } from 'dsh-core'
+import { compareCodeUnits, messageOf, oneLine } from 'dsh-core'
 import type { SessionStoreApi } from 'dsh-session'
 
 /** One stored session as `--sessions` lists it. */
@@ -9,16 +9,19 @@ export interface SessionSummary {
   /** The first user message, or undefined when the session has no turn. */
   firstPrompt: string | undefined
   turns: number
-  /** True when another process is writing the session (a PostgreSQL store refused it with BUSY): not read. */
+  /** True when another process is writing the session (the store refused it with BUSY): not read. */
   busy?: boolean
+  /** Why the session cannot be opened (a corrupt log, a file that is not a regular one), in one line. */
+  broken?: string
 }
 
-// a store that keeps one writer per session (PostgreSQL) refuses to open a session another process writes
+// every store keeps one writer per session and refuses to open a session another process writes
 const isBusy = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'BUSY'
 
 /**
  * Reads every stored session and summarizes it, most recent first (ties in id order); a session another
- * process is writing is listed as busy, last, without its contents.
+ * process is writing is listed as busy, and one that cannot be read as broken with the reason, both last,
+ * without contents. One bad session never hides the others.
  */
 export async function summarizeSessions(store: SessionStoreApi): Promise<SessionSummary[]> {
   const summaries: SessionSummary[] = []
@@ -28,8 +31,10 @@ export async function summarizeSessions(store: SessionStoreApi): Promise<Session
     try {
       session = await store.open(id)
     } catch (error) {
-      if (!isBusy(error)) throw error
-      summaries.push({ id, lastTime: undefined, firstPrompt: undefined, turns: 0, busy: true })
+      const summary: SessionSummary = { id, lastTime: undefined, firstPrompt: undefined, turns: 0 }
+      if (isBusy(error)) summary.busy = true
+      else summary.broken = oneLine(messageOf(error))
+      summaries.push(summary)
       continue
     }
     const events = session.events()
@@ -52,6 +57,7 @@ export function formatSessions(summaries: readonly SessionSummary[], where: stri
   if (!summaries.length) return `no sessions in ${where}\n`
   return summaries.map((summary) => {
     if (summary.busy) return `${summary.id}  in use: another process is writing it\n`
+    if (summary.broken !== undefined) return `${summary.id}  broken: ${summary.broken}\n`
     const prompt = summary.firstPrompt === undefined ? '(no prompt)' : JSON.stringify(oneLine(summary.firstPrompt, 60))
     const turns = `${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'}`
     return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}\n`

@@ -26,6 +26,7 @@ export interface SessionStoreConfig {
 }
 
 const LOG_SUFFIX = '.jsonl'
+const LOCK_SUFFIX = '.lock'
 
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
 export class SessionStore extends SessionStoreBase {
@@ -99,11 +100,25 @@ export class SessionStore extends SessionStoreBase {
   protected async load(id: string): Promise<Session> {
     if (!this.persist) throw new SessionError('NOT_FOUND', `session "${id}" is not open and persistence is off`)
     const path = this.pathOf(id)
-    return loadSession(id, path, { warn: message => this.logger.warn(message), writer: this.writer(id, path) })
+    const writer = this.writer(id, path)
+    try {
+      return await loadSession(id, path, { warn: message => this.logger.warn(message), writer })
+    } catch (error) {
+      // a log that cannot be opened keeps neither its writer nor its lock
+      if (this.writers.get(id) === writer) this.writers.delete(id)
+      await writer.close()
+      throw error
+    }
   }
 
   private writer(id: string, path: string, fresh = false): JsonlWriter {
-    const writer = new JsonlWriter(path, error => this.logger.error(error), this.durability, fresh)
+    const writer = new JsonlWriter(path, {
+      sessionId: id,
+      lockPath: join(this.root, id + LOCK_SUFFIX),
+      onFailure: error => this.logger.error(error),
+      durability: this.durability,
+      fresh,
+    })
     this.writers.set(id, writer)
     return writer
   }
