@@ -21,6 +21,8 @@ export interface Configuration {
   route?: string
   /** More keys of the model entry (the provider profile, its caching options). */
   entry?: Record<string, unknown>
+  /** More keys of the adapter's config (e.g. `promptCacheKey`). */
+  adapter?: Record<string, unknown>
   /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
   source?: 'static' | 'mcp'
   /** MCP only: each server lists its schemas with object keys in a new order at every start. */
@@ -58,7 +60,13 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'anthropic_breakpoints', label: 'anthropic messages, profile anthropic (breakpoints)', wire: 'messages', route: '/anthropic', entry: { provider: 'anthropic' } },
   { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', entry: { provider: 'generic' } },
   { key: 'openai_prompt_cache_key', label: 'openai chat completions, profile openai (prompt_cache_key)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' } },
+  // without a key the routing hash is the prompt's opening alone: a tool sorted into it moves the session
+  { key: 'openai_no_key', label: 'openai chat completions, promptCacheKey off', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' }, adapter: { promptCacheKey: 'off' } },
   { key: 'dashscope_markers', label: 'dashscope chat completions, profile dashscope (cache_control)', wire: 'chat-completions', route: '/dashscope', entry: { provider: 'dashscope' } },
+  // the same provider rows with toolUpdate: append, which each of these profiles accepts
+  { key: 'anthropic_append', label: 'anthropic messages, breakpoints, toolUpdate append', wire: 'messages', route: '/anthropic', toolUpdate: 'append', entry: { provider: 'anthropic' } },
+  { key: 'openai_append', label: 'openai chat completions, prompt_cache_key, toolUpdate append', wire: 'chat-completions', route: '/openai', toolUpdate: 'append', entry: { provider: 'openai' } },
+  { key: 'dashscope_append', label: 'dashscope chat completions, markers, toolUpdate append', wire: 'chat-completions', route: '/dashscope', toolUpdate: 'append', entry: { provider: 'dashscope' } },
   { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
   { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
   { key: 'mcp_key_shuffle_registered', label: 'MCP servers shuffling schema keys, registered key order (baseline), chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, schemaKeyOrder: 'registered' },

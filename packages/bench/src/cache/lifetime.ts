@@ -98,10 +98,10 @@ export async function startProcess(configuration: Configuration, origin: string,
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
   watchReconstruction(ctx, SESSION)
-  const { route = '', toolUpdate, contextWindow, entry } = configuration
+  const { route = '', toolUpdate, contextWindow, entry, adapter } = configuration
   const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
-  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model] })
-  else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
+  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
+  else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
   return { ctx, load, fibers }
 }
 
