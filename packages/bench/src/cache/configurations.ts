@@ -12,7 +12,7 @@ export interface Configuration {
   /** Baseline only: reorder tools by registration in this process (a harness without canonical order). */
   registrationOrder?: boolean
   toolOrder?: string[]
-  /** Tool-update mode of the model on the Messages and DeepSeek routes. */
+  /** Tool-update mode of the model (Chat Completions: none, the default, or append). */
   toolUpdate?: ToolUpdateMode
   /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
   source?: 'static' | 'mcp'

@@ -99,7 +99,8 @@ export async function startProcess(configuration: Configuration, origin: string,
   if (configuration.registrationOrder) await load(RegistrationOrder)
   watchReconstruction(ctx, SESSION)
   if (configuration.wire === 'chat-completions') {
-    const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
+    // the effective-list projection (none) unless the configuration names a mode, so these figures stay comparable
+    const model = { id: MODEL, toolUpdate: configuration.toolUpdate ?? 'none', ...configuration.contextWindow && { contextWindow: configuration.contextWindow } }
     await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
   } else if (configuration.wire === 'deepseek') {
     await load(OpenAIProvider, { baseURL: `${origin}/deepseek/v1`, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, provider: 'deepseek', toolUpdate: configuration.toolUpdate }] })
