@@ -32,4 +32,16 @@ describe('hostile app files, through the executable', () => {
     expect(result.stderr).toBe(`${file}: entry "deepseek" (dsh-llm-openai): failed to start: environment variable DSH_TEST_UNSET_DEEPSEEK_KEY is not set `
       + '(needed by dsh-llm-openai for model deepseek-chat); export it, or disable this entry\n')
   })
+
+  it('refuses at boot a tool-update mode the provider profile does not take, in one line naming the file, entry, model, mode and why', async () => {
+    const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: claude-sonnet-4-5 } }',
+      '- { id: claude, name: dsh-llm-anthropic, config: { baseURL: "https://api.anthropic.com", apiKeyEnv: DSH_TEST_UNSET_ANTHROPIC_KEY, models: [{ id: claude-sonnet-4-5, toolUpdate: addition-only }] } }',
+    ].join('\n') + '\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "claude-sonnet-4-5" has toolUpdate "addition-only", `
+      + "but the anthropic profile does not accept it: Anthropic's Messages API takes user and assistant messages only: it has no tool_addition blocks "
+      + 'and no system-role messages; valid: none, append\n')
+  })
 })

@@ -17,8 +17,8 @@ export const { Config, resolveConfig } = httpAdapterConfig<AnthropicConfig>({
   apiKeyEnv: 'ANTHROPIC_API_KEY',
   // DeepSeek's Messages route takes tool_addition blocks, so an entry there that says nothing announces
   // additions; Anthropic's own API and generic servers take none.
-  toolUpdate: (_id, profile) => (profile.toolUpdates.includes('addition-only') ? 'addition-only' : 'none'),
-  toolUpdateDescription: 'addition-only on the deepseek profile, none otherwise',
+  toolUpdate: (_id, profile) => (profile.toolUpdates.includes('addition-only') ? 'addition-only' : profile.defaultToolUpdate),
+  toolUpdateDescription: 'addition-only on the deepseek profile, append otherwise',
   // Claude's window.
   contextWindow: 200_000,
   betaHeaderName: 'anthropic-beta',

@@ -1,6 +1,7 @@
 import type { ToolSchema } from 'dsh-core'
 import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
+import type { MessageCreateParamsStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 
 /** A cache breakpoint (Anthropic profile only): the prefix through the marked block is cached for `ttl`. */
 export interface WireCacheControl {
@@ -47,6 +48,14 @@ export interface MessagesRequest {
   tools?: WireTool[]
   messages: WireMessage[]
   stream: true
+}
+
+/**
+ * The SDK's request type plus what DeepSeek documents on its /anthropic route: system-role messages of
+ * tool-update blocks (the SDK's tools already take `defer_loading`).
+ */
+export type DeepSeekMessagesParams = Omit<MessageCreateParamsStreaming, 'messages'> & {
+  messages: (MessageParam | { role: 'system'; content: WireToolUpdateBlock[] })[]
 }
 
 /** A request body and whether it carries tool-update blocks (and so needs the beta header). */

@@ -8,7 +8,6 @@ import AgentSpine from 'dsh-agent-spine-demo'
 import { rebuildLastRequest } from 'dsh-agent-loop'
 import type { ToolSchema } from 'dsh-core'
 import { startEmulator, MAX_MARKS } from 'dsh-llm-testing/emulator'
-import type {} from 'dsh-tools'
 import AnthropicProvider from '../src/index.ts'
 import { fakeKey } from './setup.ts'
 

@@ -25,15 +25,15 @@ export const DEFAULT_TOOL_UPDATE_BETA_HEADER = 'anthropic-beta'
 
 /**
  * Model ids whose route announces tool changes in history when their entry sets no `toolUpdate`:
- * DeepSeek's default `deepseek-flash` takes `tool_addition` blocks (seed 002). Every other id declares
- * no mode (`none`), as OpenAI, vLLM and llama.cpp serve plain Chat Completions.
+ * DeepSeek's default `deepseek-flash` takes `tool_addition` blocks (seed 002), on the deepseek profile. Every
+ * other entry gets its profile's default (`append`): OpenAI, vLLM and llama.cpp serve plain Chat Completions.
  */
 export const KNOWN_TOOL_UPDATE: Readonly<Record<string, ToolUpdateMode>> = Object.freeze({ 'deepseek-flash': 'addition-only' })
 
-/** The tool-update mode of a model entry that sets none: its known mode where its profile takes it, else `none`. */
+/** The tool-update mode of a model entry that sets none: its known mode where its profile takes it, else the profile's default. */
 export function defaultToolUpdate(id: string, profile: ProviderProfile): ToolUpdateMode {
   const known = Object.hasOwn(KNOWN_TOOL_UPDATE, id) ? KNOWN_TOOL_UPDATE[id]! : undefined
-  return known && profile.toolUpdates.includes(known) ? known : 'none'
+  return known && profile.toolUpdates.includes(known) ? known : profile.defaultToolUpdate
 }
 
 // A header name is an HTTP token (fetch refuses anything else).
@@ -46,7 +46,7 @@ export const { Config, resolveConfig } = httpAdapterConfig<OpenAIConfig>({
   baseURLDescription: 'Base URL of the Chat Completions API, up to and without `/chat/completions`.',
   apiKeyEnv: 'OPENAI_API_KEY',
   toolUpdate: defaultToolUpdate,
-  toolUpdateDescription: 'addition-only for deepseek-flash on the deepseek profile, none otherwise',
+  toolUpdateDescription: 'addition-only for deepseek-flash on the deepseek profile, append otherwise',
   contextWindow: DEFAULT_CONTEXT_WINDOW,
   betaHeaderName: 'The toolUpdateBetaHeader',
   modelsExample: '[deepseek-chat]',

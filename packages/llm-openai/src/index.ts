@@ -7,7 +7,7 @@ export {
 } from './config.ts'
 export { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 export {
-  buildChatRequest, type BuiltChatRequest, type ChatRequest, type DashScopeCacheControl, type DashScopeMarkedMessage, type DashScopeTextPart, type WireChatTool,
+  buildChatRequest, type BuiltChatRequest, type ChatRequest, type DashScopeCacheControl, type DashScopeChatParams, type DeepSeekChatParams, type DashScopeMarkedMessage, type DashScopeTextPart, type WireChatTool,
   type WireToolUpdateBlock,
 } from './request.ts'
 export { toUsage, usageReaderOf, type UsageReader, type WireUsage } from './usage.ts'

@@ -41,6 +41,17 @@ export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' |
   tools?: WireChatTool[]
 }
 
+/** The SDK's request type plus what DeepSeek documents on its route: tool-update messages and deferred declarations. */
+export type DeepSeekChatParams = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & {
+  messages: (ChatCompletionMessageParam | WireToolUpdateMessage)[]
+  tools?: WireChatTool[]
+}
+
+/** The SDK's request type plus what DashScope documents: `cache_control` on a message's text parts. */
+export type DashScopeChatParams = Omit<ChatCompletionCreateParamsStreaming, 'messages'> & {
+  messages: (ChatCompletionMessageParam | DashScopeMarkedMessage)[]
+}
+
 /** A request body and whether it carries tool-update blocks (and so needs the beta header). */
 export type BuiltChatRequest = WireRequest<ChatRequest>
 

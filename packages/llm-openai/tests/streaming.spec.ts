@@ -172,8 +172,39 @@ describe('usage normalization', () => {
 })
 
 describe('tool declarations', () => {
-  it('declares the effective tools and drops tool-registry developer messages', async () => {
+  const changed = () => sampleRequest({
+    tools: [sampleTool('read'), sampleTool('grep')],
+    messages: [
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: 'hello', toolCalls: [] },
+      { role: 'developer', source: 'tool-registry', added: ['grep'], removed: ['write'], headerSeq: 9 },
+      { role: 'user', text: 'search' },
+    ],
+    toolHistory: {
+      sequenceStartSeq: 1,
+      declarations: [sampleTool('read'), sampleTool('write')],
+      updates: [{ seq: 10, added: ['grep'], removed: ['write'], headerSeq: 9 }],
+      resolve: (name) => name === 'grep' ? sampleTool('grep') : undefined,
+    },
+    deferredTools: ['grep'],
+  })
+
+  it('appends a joining tool by default, keeps a removed one declared and says in words that it is gone', async () => {
     const h = await setup((_, res) => sendStream(res, textReply('ok')))
+    await drainStream(h.ctx, changed())
+    await h.teardown()
+    const [body] = h.server.bodies()
+    expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual(['read', 'write', 'grep'])
+    expect(JSON.stringify(body.tools)).not.toContain('defer')
+    expect(body.messages.slice(3)).toEqual([
+      { role: 'user', content: '[tool registry] The tool "write" has been removed: it is still declared, but a call to it fails.' },
+      { role: 'user', content: 'search' },
+    ])
+    expect(h.server.requests[0]!.headers['anthropic-beta']).toBeUndefined()
+  })
+
+  it('declares the effective tools and drops tool-registry developer messages in mode none', async () => {
+    const h = await setup((_, res) => sendStream(res, textReply('ok')), { models: [{ id: 'test-model', toolUpdate: 'none' }] })
     try {
       await drainStream(h.ctx, sampleRequest({
         tools: [sampleTool('read'), sampleTool('grep')],

@@ -27,7 +27,7 @@ async function twoTurns(profile: ProviderId, reads: [number, number]): Promise<P
   await agent.prompt('two')
   const logged = (await readLog(root, agent.id)).filter((event) => event.type === 'prompt-cache/break').map((event) => event.data)
   expect(logged).toEqual([...ctx.promptCache.breaks(profile)])
-  return logged as PromptCacheBreak[]
+  return logged as unknown as PromptCacheBreak[]
 }
 
 describe('breaks explained with the route\'s profile', () => {

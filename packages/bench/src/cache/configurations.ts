@@ -12,7 +12,7 @@ export interface Configuration {
   /** Baseline only: reorder tools by registration in this process (a harness without canonical order). */
   registrationOrder?: boolean
   toolOrder?: string[]
-  /** Tool-update mode of the model entry. */
+  /** Tool-update mode of the model entry; absent: the profile's default (append where nothing better is known). */
   toolUpdate?: ToolUpdateMode
   /**
    * The emulator's path prefix, which picks the provider whose cache rules answer: '' (generic Chat
@@ -21,6 +21,8 @@ export interface Configuration {
   route?: string
   /** More keys of the model entry (the provider profile, its caching options). */
   entry?: Record<string, unknown>
+  /** More keys of the adapter's config (e.g. `promptCacheKey`). */
+  adapter?: Record<string, unknown>
   /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
   source?: 'static' | 'mcp'
   /** MCP only: each server lists its schemas with object keys in a new order at every start. */
@@ -44,9 +46,9 @@ export const SMALL_WINDOW = 5_500
 const DEEPSEEK = { provider: 'deepseek' }
 
 export const CONFIGURATIONS: Configuration[] = [
-  { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true },
-  { key: 'canonical', label: 'canonical order, chat completions', wire: 'chat-completions' },
-  { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
+  { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, toolUpdate: 'none' },
+  { key: 'canonical', label: 'canonical order, chat completions', wire: 'chat-completions', toolUpdate: 'none' },
+  { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST], toolUpdate: 'none' },
   // append: tools that join go after the declared ones, so an addition keeps the whole tool block
   { key: 'append_addition', label: 'toolUpdate append, chat completions', wire: 'chat-completions', toolUpdate: 'append' },
   // DeepSeek's Anthropic-compatible Messages route (the emulator's /v1/messages), automatic 64-token units
@@ -58,10 +60,16 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'anthropic_breakpoints', label: 'anthropic messages, profile anthropic (breakpoints)', wire: 'messages', route: '/anthropic', entry: { provider: 'anthropic' } },
   { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', entry: { provider: 'generic' } },
   { key: 'openai_prompt_cache_key', label: 'openai chat completions, profile openai (prompt_cache_key)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' } },
+  // without a key the routing hash is the prompt's opening alone: a tool sorted into it moves the session
+  { key: 'openai_no_key', label: 'openai chat completions, promptCacheKey off', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' }, adapter: { promptCacheKey: 'off' } },
   { key: 'dashscope_markers', label: 'dashscope chat completions, profile dashscope (cache_control)', wire: 'chat-completions', route: '/dashscope', entry: { provider: 'dashscope' } },
-  { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
-  { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
-  { key: 'mcp_key_shuffle_registered', label: 'MCP servers shuffling schema keys, registered key order (baseline), chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, schemaKeyOrder: 'registered' },
-  { key: 'mcp_key_shuffle', label: 'MCP servers shuffling schema keys, canonical key order, chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true },
-  { key: 'compaction', label: `canonical order, chat completions, ${SMALL_WINDOW}-token window`, wire: 'chat-completions', contextWindow: SMALL_WINDOW },
+  // the provider rows above run each profile's default mode (append); the same with the effective-list projection
+  { key: 'anthropic_none', label: 'anthropic messages, breakpoints, toolUpdate none', wire: 'messages', route: '/anthropic', toolUpdate: 'none', entry: { provider: 'anthropic' } },
+  { key: 'openai_none', label: 'openai chat completions, prompt_cache_key, toolUpdate none', wire: 'chat-completions', route: '/openai', toolUpdate: 'none', entry: { provider: 'openai' } },
+  { key: 'dashscope_none', label: 'dashscope chat completions, markers, toolUpdate none', wire: 'chat-completions', route: '/dashscope', toolUpdate: 'none', entry: { provider: 'dashscope' } },
+  { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp', toolUpdate: 'none' },
+  { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp', toolUpdate: 'none' },
+  { key: 'mcp_key_shuffle_registered', label: 'MCP servers shuffling schema keys, registered key order (baseline), chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, schemaKeyOrder: 'registered', toolUpdate: 'none' },
+  { key: 'mcp_key_shuffle', label: 'MCP servers shuffling schema keys, canonical key order, chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, toolUpdate: 'none' },
+  { key: 'compaction', label: `canonical order, chat completions, ${SMALL_WINDOW}-token window`, wire: 'chat-completions', contextWindow: SMALL_WINDOW, toolUpdate: 'none' },
 ]

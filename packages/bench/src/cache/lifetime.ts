@@ -3,10 +3,12 @@ import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
 import AnthropicProvider from 'dsh-llm-anthropic'
 import OpenAIProvider from 'dsh-llm-openai'
+import PromptCache from 'dsh-prompt-cache'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
 import { COMPACT_AT, type Configuration } from './configurations.ts'
 import { watchReconstruction } from './reconstruction.ts'
+import { watchBreaks } from './breaks.ts'
 import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
 
@@ -98,10 +100,12 @@ export async function startProcess(configuration: Configuration, origin: string,
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
   watchReconstruction(ctx, SESSION)
-  const { route = '', toolUpdate, contextWindow, entry } = configuration
+  await load(PromptCache)
+  watchBreaks(ctx, configuration.key)
+  const { route = '', toolUpdate, contextWindow, entry, adapter } = configuration
   const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
-  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model] })
-  else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
+  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
+  else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
   return { ctx, load, fibers }
 }
 

@@ -10,6 +10,7 @@ import { renderChart, type Series } from './chart.ts'
 import { CONFIGURATIONS } from './configurations.ts'
 import { runConfiguration, type ConfigurationRun } from './conversation.ts'
 import { reconstruction } from './reconstruction.ts'
+import { breakMetrics, breaks } from './breaks.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { TARGETS, compactionMetrics, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
 
@@ -27,6 +28,10 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   openai_prompt_cache_key: { color: '#ffbb78', dash: '4 1' },
   dashscope_markers: { color: '#98df8a', dash: '2 1' },
   append_addition: { color: '#dbdb8d', dash: '6 3' },
+  openai_no_key: { color: '#f7b6d2', dash: '3 1' },
+  anthropic_none: { color: '#17becf', dash: '8 2' },
+  openai_none: { color: '#ff9896', dash: '2 4' },
+  dashscope_none: { color: '#c49c94', dash: '5 5' },
   mcp_registration_order: { color: '#e377c2', dash: '6 2' },
   mcp_canonical: { color: '#17becf', dash: '1 3' },
   mcp_key_shuffle_registered: { color: '#bcbd22', dash: '4 2' },
@@ -54,7 +59,7 @@ for (const configuration of CONFIGURATIONS.filter((candidate) => !only || only.h
 }
 
 const results: Record<string, number> = {}
-for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary))
+for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary), breakMetrics(run.configuration.key))
 const problems = [
   ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
   ...reconstruction.mismatches,
@@ -90,13 +95,15 @@ if (!only) await writeFile(CHART, renderChart({
 if (json) {
   process.stdout.write(JSON.stringify(results) + '\n')
 } else {
-  const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
-  const widths = [34, 18, 9, 9, 7, 14, 13]
+  const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart', 'breaks']
+  const widths = [34, 18, 9, 9, 7, 14, 13, 28]
   const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
   console.log(row(header))
   for (const { run, summary } of runs) {
     const { key, wire } = run.configuration
-    console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart]))
+    const reasons = breaks.get(key) ?? []
+    const counted = [...new Set(reasons)].map((reason) => `${reason} ${reasons.filter((other) => other === reason).length}`).join(', ')
+    console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart, counted || '-']))
   }
   console.log()
   for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches']) {

@@ -25,6 +25,7 @@ const anthropic: ProviderProfile = {
     ttlChoices: ['5m', '1h'],
   },
   toolUpdates: ['none', 'append'],
+  defaultToolUpdate: 'append',
   refusal: "Anthropic's Messages API takes user and assistant messages only: it has no tool_addition blocks and no system-role messages",
   usageFields: ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'output_tokens'],
   sources: [
@@ -46,6 +47,7 @@ const openai: ProviderProfile = {
     ttlChoices: ['in-memory', '24h'],
   },
   toolUpdates: ['none', 'append'],
+  defaultToolUpdate: 'append',
   refusal: "OpenAI's Chat Completions API takes no tool_addition blocks and no defer_loading declarations",
   usageFields: ['prompt_tokens', 'prompt_tokens_details.cached_tokens'],
   sources: [
@@ -65,6 +67,7 @@ const deepseek: ProviderProfile = {
     ttlChoices: [],
   },
   toolUpdates: ['none', 'addition-only', 'in-history', 'append'],
+  defaultToolUpdate: 'append',
   refusal: 'DeepSeek takes every mode',
   usageFields: ['prompt_cache_hit_tokens', 'prompt_cache_miss_tokens'],
   sources: [
@@ -85,6 +88,7 @@ const dashscope: ProviderProfile = {
     ttlChoices: ['5m'],
   },
   toolUpdates: ['none', 'append'],
+  defaultToolUpdate: 'append',
   refusal: "DashScope's OpenAI-compatible API takes no tool_addition blocks and no defer_loading declarations",
   usageFields: ['prompt_tokens', 'prompt_tokens_details.cached_tokens', 'prompt_tokens_details.cache_creation_input_tokens'],
   sources: [
@@ -104,6 +108,7 @@ const generic: ProviderProfile = {
     ttlChoices: [],
   },
   toolUpdates: ['none', 'append'],
+  defaultToolUpdate: 'append',
   refusal: 'plain Chat Completions and Messages servers take no tool_addition blocks (llama.cpp answers HTTP 400 "unsupported content[].type"); set provider: deepseek on an endpoint that does',
   usageFields: ['prompt_tokens_details.cached_tokens'],
   sources: [],

@@ -54,6 +54,12 @@ export interface ProviderProfile {
   cache: CacheFacts
   /** The tool-update projection modes the provider's wire accepts. */
   toolUpdates: readonly ToolUpdateMode[]
+  /**
+   * The mode of an entry that sets none and whose adapter knows no better one for its id: `append` (measured
+   * with bench:cache: it keeps the cached tool block across an addition, where `none` re-sends it from the
+   * inserted tool on).
+   */
+  defaultToolUpdate: ToolUpdateMode
   /** Why a mode outside `toolUpdates` would be refused by the provider, for the boot-time refusal. */
   refusal: string
   /** The usage fields the provider reports about its cache, as the wire names them. */

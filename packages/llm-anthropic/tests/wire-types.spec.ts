@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url'
+import { wireTypeCases } from 'dsh-llm-testing'
+import { createAnthropicAdapter, messagesWireBody } from '../src/index.ts'
+
+const BASE = 'http://127.0.0.1:9'
+
+wireTypeCases({
+  adapter: 'dsh-llm-anthropic',
+  file: fileURLToPath(new URL('./wire-bodies.ts', import.meta.url)),
+  imports: [
+    "import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'",
+    "import type { DeepSeekMessagesParams } from '../src/index.ts'",
+  ],
+  routes: [
+    { provider: 'anthropic', typeName: 'MessageCreateParamsStreaming', allowed: ['cache_control'] },
+    { provider: 'deepseek', typeName: 'DeepSeekMessagesParams', allowed: ['defer_loading', 'tool_addition', 'tool_removal'] },
+    { provider: 'generic', typeName: 'MessageCreateParamsStreaming', allowed: [] },
+  ],
+  // the anthropic entries ask for the 1-hour lifetime, so the marker's ttl is exercised too
+  body: (provider, mode, request) => messagesWireBody({
+    baseURL: BASE, provider, models: [{ id: request.model, ...mode && { toolUpdate: mode }, ...provider === 'anthropic' && { cacheTtl: '1h' } }],
+  }, request).body,
+  defaultMode: (provider) => (createAnthropicAdapter({ baseURL: BASE, provider, models: ['test-model'] }).toolUpdate as (model: string) => 'none')('test-model'),
+})

@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url'
+import { wireTypeCases } from 'dsh-llm-testing'
+import { chatWireBody, createOpenAIAdapter } from '../src/index.ts'
+
+const BASE = 'http://127.0.0.1:9/v1'
+
+wireTypeCases({
+  adapter: 'dsh-llm-openai',
+  file: fileURLToPath(new URL('./wire-bodies.ts', import.meta.url)),
+  imports: [
+    "import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'",
+    "import type { DashScopeChatParams, DeepSeekChatParams } from '../src/index.ts'",
+  ],
+  routes: [
+    { provider: 'openai', typeName: 'ChatCompletionCreateParamsStreaming', allowed: ['prompt_cache_key', 'prompt_cache_retention'] },
+    { provider: 'deepseek', typeName: 'DeepSeekChatParams', allowed: ['defer_loading', 'tool_addition', 'tool_removal'] },
+    { provider: 'dashscope', typeName: 'DashScopeChatParams', allowed: ['cache_control'] },
+    { provider: 'generic', typeName: 'ChatCompletionCreateParamsStreaming', allowed: [] },
+  ],
+  // the openai entries ask for a 24-hour retention, so that field is exercised too
+  body: (provider, mode, request) => chatWireBody({
+    baseURL: BASE, provider, models: [{ id: request.model, ...mode && { toolUpdate: mode }, ...provider === 'openai' && { cacheTtl: '24h' } }],
+  }, request).body,
+  defaultMode: (provider) => (createOpenAIAdapter({ baseURL: BASE, provider, models: ['test-model'] }).toolUpdate as (model: string) => 'none')('test-model'),
+})
