@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { forwardConfig } from 'dsh-core'
+import { forwardConfig, isGone } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import { AcpDemo } from './service.ts'
@@ -43,6 +43,8 @@ export function spineConfigOf(config: AcpDemoConfig): SpineConfig {
 /** Mounts the spine, then the `acpDemo` service that serves ACP connections. Touches no process stdio. */
 export async function apply(ctx: Context, config: AcpDemoConfig) {
   await ctx.plugin(AgentSpine, spineConfigOf(config))
+  // the app may have given up on this entry at its startup timeout and been disposed meanwhile
+  if (isGone(ctx)) return
   await ctx.plugin(AcpDemo, config)
 }
 

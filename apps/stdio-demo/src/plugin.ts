@@ -1,4 +1,4 @@
-import { forwardConfig, type ToolSchema } from 'dsh-core'
+import { forwardConfig, isGone, type ToolSchema } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
@@ -78,6 +78,8 @@ export const name = 'stdio-demo'
 /** Mounts the spine, then offers `ctx.stdioDemo` to the front door. */
 export async function apply(ctx: Context, config: StdioDemoConfig) {
   await ctx.plugin(AgentSpine, spineConfig(config))
+  // the app may have given up on this entry at its startup timeout and been disposed meanwhile
+  if (isGone(ctx)) return
   await ctx.plugin(StdioDemo, config)
 }
 
