@@ -58,6 +58,18 @@ describe('a PostgreSQL address that accepts TCP but never answers', () => {
   })
 })
 
+describe('a PostgreSQL address that refuses connections', () => {
+  it('fails the boot with the one-liner alone: no raw [error] line of the store before it', async () => {
+    const closed = await silentPort()
+    await new Promise((resolve) => servers.pop()!.server.close(resolve))
+    const { file } = await appOn(closed)
+    const result = await run([file], 'hi\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: entry "pg" (dsh-session-postgres): failed to start: cannot connect to PostgreSQL at `
+      + `postgres://dsh@127.0.0.1:${closed}/db: connection refused (is the server running and listening there?)\n`)
+  })
+})
+
 describe('an app entry slower than the startup timeout', () => {
   it('a 20 MB persona with a 1 s timeout names the entry still starting, and nothing is created on the disposed app', async () => {
     const { file } = await writeApp(`- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, persona: "${'x'.repeat(20_000_000)}" } }\n`)
