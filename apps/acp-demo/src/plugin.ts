@@ -1,4 +1,5 @@
 import type { Context } from 'cordis'
+import { isGone } from 'dsh-core'
 import AgentSpine from 'dsh-agent-spine-demo'
 import { Config, spineConfig, type AcpDemoConfig } from './config.ts'
 import { AcpDemo } from './service.ts'
@@ -8,6 +9,8 @@ export const name = 'acp-demo'
 /** Mounts the spine, then the `acpDemo` service that serves ACP connections. Touches no process stdio. */
 export async function apply(ctx: Context, config: AcpDemoConfig) {
   await ctx.plugin(AgentSpine, spineConfig(config))
+  // the app may have given up on this entry at its startup timeout and been disposed meanwhile
+  if (isGone(ctx)) return
   await ctx.plugin(AcpDemo, config)
 }
 

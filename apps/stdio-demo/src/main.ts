@@ -6,7 +6,7 @@ import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
 import { formatSessions } from './sessions.ts'
-import { showStartup } from './startup.ts'
+import { showStartup, stillStarting } from './startup.ts'
 import { parseInvocation } from './usage.ts'
 import type {} from './service.ts'
 
@@ -26,6 +26,8 @@ runMain(async (stopWith) => {
   const booted = await app.ready
   if (!demo) {
     await app.dispose()
+    const starting = booted.readiness.pending
+    if (starting.length) throw new BootError('MISSING_SERVICE', `${file}: ${stillStarting(starting)}`)
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
   if (invocation.list) {

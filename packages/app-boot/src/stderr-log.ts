@@ -40,8 +40,16 @@ export class StderrLog {
   release(reported: ReadonlySet<unknown>): void {
     const held = this.held ?? []
     this.held = undefined
+    // cordis logs an error's causes as messages of their own; a reported error's causes are reported with it
+    const covered = new Set<unknown>()
+    for (let error of reported) {
+      for (let depth = 0; error !== undefined && depth < 8 && !covered.has(error); depth++) {
+        covered.add(error)
+        error = error instanceof Error ? error.cause : undefined
+      }
+    }
     for (const message of held) {
-      if (this.level >= LEVELS.debug || !reported.has(message.args[0])) this.print(message)
+      if (this.level >= LEVELS.debug || !covered.has(message.args[0])) this.print(message)
     }
   }
 

@@ -11,15 +11,24 @@ export function isConnectionLoss(error: unknown): boolean {
   return LOST.has(code ?? '') || /Connection terminated|terminating connection|not queryable|closed/i.test(message ?? '')
 }
 
+// what pg's Client and Pool say when connectionTimeoutMillis passed
+function isConnectTimeout(error: unknown): boolean {
+  const message = (error as { message?: unknown } | undefined)?.message
+  return typeof message === 'string' && /connection timeout|timeout exceeded when trying to connect|timeout expired/i.test(message)
+}
+
 /**
  * One line for a failed connection or statement: refused, unknown host, bad credentials, lost
  * connection, or what the server said. The password is scrubbed from everything.
  */
-export function pgFailure(error: unknown, target: PgTarget, doing: string, fallback: PgSessionErrorCode): PgSessionError {
+export function pgFailure(error: unknown, target: PgTarget, doing: string, fallback: PgSessionErrorCode, connectTimeoutMs?: number): PgSessionError {
   const { code, message = String(error) } = error as { code?: string; message?: string }
   let text: string
   let kind: PgSessionErrorCode = fallback
-  if (code && REFUSED.has(code)) {
+  if (connectTimeoutMs !== undefined && isConnectTimeout(error)) {
+    kind = 'CONNECT'
+    text = `cannot connect to PostgreSQL at ${target.safe}: no answer within ${connectTimeoutMs} ms (connectTimeoutMs)`
+  } else if (code && REFUSED.has(code)) {
     kind = 'CONNECT'
     text = `cannot connect to PostgreSQL at ${target.safe}: connection refused (is the server running and listening there?)`
   } else if (code && UNKNOWN_HOST.has(code)) {

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { type Context, type Logger, Service } from 'cordis'
 import { Session, SessionError, SessionStoreBase } from 'dsh-session'
-import { type PgStoreConfig, PgStoreConfigSchema } from './config.ts'
+import { DEFAULT_CONNECT_TIMEOUT_MS, type PgStoreConfig, PgStoreConfigSchema } from './config.ts'
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
 import { loadSession } from './load.ts'
@@ -28,6 +28,10 @@ export class PgSessionStore extends SessionStoreBase {
   private readonly place: WriterPlace
   private readonly writers = new Map<string, SessionWriter>()
   private readonly logger: Logger
+  /** Aborted on dispose: a first connection still in flight then stops waiting (a silent server). */
+  private readonly stopped = new AbortController()
+  /** True while a connection attempt may still be in flight, which would hold `pool.end()` until it times out. */
+  private connecting = false
 
   constructor(ctx: Context, config: PgStoreConfig) {
     super(ctx)
@@ -39,20 +43,42 @@ export class PgSessionStore extends SessionStoreBase {
       target: this.target,
       schema: this.schema,
       applicationName: config.applicationName,
+      connectTimeoutMs: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       onFailure: (error) => this.logger.error(error.message),
     }
-    this.pool = new pg.Pool({ connectionString: this.target.url, max: config.poolSize, application_name: config.applicationName })
+    this.pool = new pg.Pool({
+      connectionString: this.target.url,
+      max: config.poolSize,
+      application_name: config.applicationName,
+      connectionTimeoutMillis: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    })
     this.pool.on('error', (error) => this.logger.warn(pgFailure(error, this.target, 'idling in the pool', 'READ_FAILED').message))
-    ctx.effect(() => () => this.shutdown(), 'sessions: flush and release on dispose')
+    ctx.effect(() => () => {
+      this.stopped.abort()
+      return this.shutdown()
+    }, 'sessions: flush and release on dispose')
   }
 
   /** Connects and creates or migrates the schema before `sessions` is offered to anyone. */
   async [Service.init](): Promise<void> {
     let client: pg.PoolClient
+    const connecting = this.pool.connect()
+    this.connecting = true
+    connecting.finally(() => { this.connecting = false }).catch(() => {})
+    // Cordis runs the dispose effects only once this init settles; a dispose that began meanwhile (the app
+    // gave up at its startup timeout) shows as the fiber's uid cleared (inactive), which is checked while waiting.
+    const watch = setInterval(() => { if (this.ctx.fiber.uid === null) this.stopped.abort() }, 100)
     try {
-      client = await this.pool.connect()
+      client = await untilAborted(connecting, this.stopped.signal)
     } catch (error) {
-      throw pgFailure(error, this.target, 'connecting', 'CONNECT')
+      // disposed while connecting (the app gave up at its startup timeout): nothing left to report
+      if (this.stopped.signal.aborted) {
+        connecting.then((late) => late.release(), () => {})
+        return
+      }
+      throw pgFailure(error, this.target, 'connecting', 'CONNECT', this.place.connectTimeoutMs)
+    } finally {
+      clearInterval(watch)
     }
     try {
       const version = await migrate(client, this.schema)
@@ -88,7 +114,9 @@ export class PgSessionStore extends SessionStoreBase {
     this.sessions.clear()
     const released = await Promise.allSettled(writers.map(writer => writer.release()))
     for (const result of released) if (result.status === 'rejected') this.logger.error((result.reason as Error).message)
-    await this.pool.end().catch(() => {})
+    // a connection attempt still in flight would hold pool.end() until its connectTimeoutMs: not awaited then
+    const ended = this.pool.end().catch(() => {})
+    if (!this.connecting) await ended
   }
 
   protected createNew(id: string): Promise<Session> {
@@ -133,6 +161,16 @@ export class PgSessionStore extends SessionStoreBase {
       throw pgFailure(error, this.target, `opening session "${id}"`, 'WRITE_FAILED')
     }
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 export default PgSessionStore

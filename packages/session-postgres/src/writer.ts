@@ -10,6 +10,7 @@ export interface WriterPlace {
   target: PgTarget
   schema: string
   applicationName: string
+  connectTimeoutMs: number
   onFailure(error: PgSessionError): void
 }
 
@@ -33,7 +34,11 @@ export class SessionWriter extends WriteQueue {
 
   /** Connects and takes the session's lock; fails with BUSY when another connection holds it. */
   static async hold(sessionId: string, place: WriterPlace): Promise<SessionWriter> {
-    const client = new pg.Client({ connectionString: place.target.url, application_name: place.applicationName })
+    const client = new pg.Client({
+      connectionString: place.target.url,
+      application_name: place.applicationName,
+      connectionTimeoutMillis: place.connectTimeoutMs,
+    })
     client.on('error', () => {})
     try {
       await client.connect()
@@ -46,7 +51,7 @@ export class SessionWriter extends WriteQueue {
     } catch (error) {
       await client.end().catch(() => {})
       if (error instanceof PgSessionError) throw error
-      throw pgFailure(error, place.target, `opening session "${sessionId}"`, 'CONNECT')
+      throw pgFailure(error, place.target, `opening session "${sessionId}"`, 'CONNECT', place.connectTimeoutMs)
     }
     return new SessionWriter(sessionId, client, place)
   }

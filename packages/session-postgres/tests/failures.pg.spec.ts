@@ -30,6 +30,8 @@ describe('config', () => {
     [{ schema: 'Bad-Name' }, /schema/],
     [{ schema: '' }, /schema/],
     [{ applicationName: '' }, /applicationName/],
+    [{ connectTimeoutMs: 0 }, /connectTimeoutMs/],
+    [{ connectTimeoutMs: 2 ** 31 }, /connectTimeoutMs/],
     [{ durability: 'none' }, /durability/],
     [{ durability: 'always' }, /durability/],
   ])('rejects %j naming the key', async (bad, message) => {

@@ -10,6 +10,8 @@ export interface TestTool {
   inputSchema?: object
   /** The CallToolResult every call gets; default one text block naming the tool and its arguments. */
   reply?: object
+  /** Answer with one text block of this many bytes ("x" repeated), for size limits. */
+  replyBytes?: number
   /** Hold the answer this long (a cancellation ends the wait). */
   delayMs?: number
   /** A call kills the server (a crash). */

@@ -2,6 +2,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ServerSpec } from './config.ts'
+import { LineLimitedBuffer } from './line-buffer.ts'
 
 const STDERR_TAIL = 400
 
@@ -19,6 +20,9 @@ export function openTransport(spec: ServerSpec): OpenedTransport {
   }
   const { command, args, env, cwd } = spec.transport
   const transport = new StdioClientTransport({ command, args, ...env ? { env } : {}, ...cwd !== undefined ? { cwd } : {}, stderr: 'pipe' })
+  // the SDK's own buffer closes the connection on a message over 10 MiB; ours fails that one call instead
+  const sdk = transport as unknown as { _readBuffer?: unknown }
+  if (sdk._readBuffer !== undefined) sdk._readBuffer = new LineLimitedBuffer()
   let tail = ''
   transport.stderr?.on('data', (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-STDERR_TAIL)

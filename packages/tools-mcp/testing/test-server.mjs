@@ -8,7 +8,7 @@
 //   MCP_TEST_SHUFFLE_KEYS  any value: the object keys of every inputSchema in a new random order at each
 //                       start, at every depth (arrays keep theirs), like a server iterating a hash map;
 //                       a number is the seed (same seed, same order), otherwise each start draws one
-// A tool in a list: { name, description?, inputSchema?, reply?: CallToolResult, delayMs?, exit? }.
+// A tool in a list: { name, description?, inputSchema?, reply?: CallToolResult, replyBytes?, delayMs?, exit? }.
 // `exit: true` makes a call kill the server (a crash); `delayMs` holds the answer (cancellable).
 import { appendFileSync } from 'node:fs'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -91,6 +91,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       })
     })
   }
+  if (tool.replyBytes) return { content: [{ type: 'text', text: 'x'.repeat(tool.replyBytes) }] }
   return tool.reply ?? { content: [{ type: 'text', text: `${name} called with ${JSON.stringify(args ?? {})}` }] }
 })
 
