@@ -192,7 +192,7 @@ export class Agent {
         this.headers.log(current, header)
         // after the header, in the history: a changing runtime context never moves the cached prefix
         this.snapshots.update(turn, step, joinContextSections(contexts), contexts)
-        const response = await this.callModel(route, signal, (delta) => notify({ type: 'text', turn, step, delta }))
+        const response = await this.callModel(current, route)
         this.session.append('assistant/message', {
           turn, step, text: response.text, toolCalls: response.toolCalls, ...(response.usage ? { usage: response.usage } : {}),
         })
@@ -242,12 +242,13 @@ export class Agent {
   }
 
   /** Dispatches exactly the logged header and the logged history, deep-frozen, and collects the answer. */
-  private async callModel(route: LlmRoute, signal: AbortSignal, onText: (delta: string) => void) {
+  private async callModel(current: Turn, route: LlmRoute) {
+    const { turn, step, signal, notify } = current
     const request: GenerateOptions = { ...nextRequest(this.session)!, signal }
     this.lastRequest = request
     let response
     try {
-      response = await collect(route.stream(request), { onText })
+      response = await collect(route.stream(request), { onText: (delta) => notify({ type: 'text', turn, step, delta }) })
     } catch (error) {
       if (error instanceof LlmError && error.code === 'CANCELLED') throw new Cancelled()
       throw error
