@@ -63,6 +63,22 @@ describe('permissions over ACP (the real bin, the SDK client)', () => {
     ])
   })
 
+  it('remembers an "allow always" answer in a session loaded by a new process (session/load)', { timeout: 40_000 }, async () => {
+    const { dir, file } = await appFolder(appYaml([POLICY]))
+    const first = drive([file], answering('allow-always'))
+    const sessionId = await openSession(first)
+    await prompt(first, sessionId, '/call lookup {}')
+    expect(await first.stop()).toBe(0)
+    const { asked, onPermission } = answering()
+    const second = drive([file], { onPermission })
+    await second.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+    await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: dir, mcpServers: [] })
+    expect(await prompt(second, sessionId, '/call lookup {}')).toMatchObject({ stopReason: 'end_turn' })
+    expect(asked).toEqual([])
+    expect(await second.stop()).toBe(0)
+    expect(decisions(await sessionEvents(dir, sessionId))).toEqual([['lookup', 'allow', 'user', 'allow-always'], ['lookup', 'allow', 'session', undefined]])
+  })
+
   it('gives a rejected call an error result the turn goes on with', { timeout: 30_000 }, async () => {
     const { file } = await appFolder(appYaml([POLICY]))
     const driven = drive([file], answering('deny'))
