@@ -106,3 +106,16 @@ describe('dsh-prompt diff on sessions in PostgreSQL', () => {
     }
   })
 })
+
+describe('dsh-prompt view on a session in PostgreSQL', () => {
+  it('writes the page of a stored session, read where --pg-url-env and --pg-schema say', async () => {
+    const dir = await tempDir()
+    const result = await run(['view', 'pg:one', '--out', join(dir, 'one.html'), '--json', ...where])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const { summary, breaks } = JSON.parse(result.stdout)
+    // two turns of one step each; grep joined before the second, so its header changed
+    expect(summary).toMatchObject({ requests: 2, turns: 2, headerChanges: 1, toolsAdded: 1 })
+    expect(breaks).toBe(1)
+  })
+})

@@ -70,7 +70,7 @@ export const CLIENT_SCRIPT = String.raw`
     causes.appendChild(item)
   })
   var notes = []
-  if (data.ttl.status === 'pending') notes.push('Idle gaps are not judged against a cache TTL yet: ' + data.ttl.note + '.')
+  if (data.ttl.status === 'pending') notes.push('Idle gaps are not judged against a cache TTL: ' + data.ttl.note + '.')
   else if (data.ttl.status === 'unbounded') notes.push('Idle gaps are not judged: ' + data.ttl.note + '.')
   else notes.push('Idle gaps beyond the ' + data.ttl.profile + ' cache TTL (' + data.ttl.name + ', ' + duration(data.ttl.ttlMs).slice(1) + ') are marked in red.')
   if (s.withUsage < s.requests) notes.push('Rows without provider usage show sizes from the logged bytes (~4 bytes a token), cached part estimated from the header.')

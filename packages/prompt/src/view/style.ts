@@ -16,14 +16,14 @@ h2 { font-size: 13px; margin: 12px 0 6px; text-transform: uppercase; letter-spac
 .cause { font-variant-numeric: tabular-nums; }
 .cause b { font-weight: 600; }
 .note { color: var(--muted); font-size: 12px; margin-top: 6px; }
-.legend { display: inline-flex; gap: 12px; margin-left: 8px; color: var(--muted); font-size: 12px; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 6px 10px 2px; color: var(--muted); font-size: 12px; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
 main { display: grid; grid-template-columns: minmax(520px, 1fr) minmax(360px, 42%); gap: 0; }
 .timeline { border-right: 1px solid var(--line); background: #fff; }
 .columns, .row, .marker { display: grid; grid-template-columns: 92px 62px minmax(160px, 1fr) 118px 64px 56px 28px; align-items: center;
   gap: 6px; padding: 0 10px; height: var(--row); }
 .columns { color: var(--muted); font-size: 11px; border-bottom: 1px solid var(--line); height: 24px; }
-.viewport { height: calc(100vh - 236px); min-height: 260px; overflow-y: auto; position: relative; }
+.viewport { height: calc(100vh - 262px); min-height: 260px; overflow-y: auto; position: relative; }
 .spacer { position: relative; }
 .item { position: absolute; left: 0; right: 0; }
 .row { cursor: pointer; border-bottom: 1px solid #f0f2f4; font-variant-numeric: tabular-nums; }
