@@ -2,6 +2,7 @@ import type { Context } from 'cordis'
 import type { ExecutableTool, ToolBatchDisposer } from 'dsh-tools'
 import { Config, checkConfig, type ToolsMcpConfig } from './config.ts'
 import { McpServerSet } from './server-set.ts'
+import { sourceName, toSourceStatus } from './source-status.ts'
 
 export const name = 'tools-mcp'
 export const inject = ['tools']
@@ -47,6 +48,8 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
   const set = new McpServerSet(specs, {
     register: (definition, origin) => ctx.effect(() => ctx.tools.register(definition), registrationLabel(definition.name, origin.server)),
     registerMany: (definitions, server) => registerListing(ctx, definitions, server),
+    // front doors show these to the person using the app (`tools/source`); a call to a down server's tool names it
+    status: (status) => ctx.tools.reportSource(toSourceStatus(status)),
   }, {
     log: {
       info: (text) => logger.info(text),
@@ -57,7 +60,10 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
     restartDelayMs: config.restartDelayMs,
     maxRestartDelayMs: config.maxRestartDelayMs,
   })
-  ctx.effect(() => () => set.close(), 'tools-mcp servers')
+  ctx.effect(() => () => {
+    for (const spec of specs) ctx.tools.forgetSource(sourceName(spec.name))
+    return set.close()
+  }, 'tools-mcp servers')
   await set.start()
 }
 
