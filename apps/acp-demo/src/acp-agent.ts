@@ -11,6 +11,7 @@ import { promptText } from './prompt-text.ts'
 import { replayUpdates } from './replay.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
+import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
@@ -22,6 +23,8 @@ export interface AcpAgentOptions {
   ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
   mcp: Omit<SessionMcpOptions, 'logger'>
+  /** Tool-source outages (MCP servers failing, exiting, coming back), shown to each session they concern. */
+  sources?: SourceFeed
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -77,6 +80,15 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   let notices: { locale: NoticeLocale } | undefined
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
+  // assigned once connected; statuses only flow to sessions, which exist only after that
+  let connection: AgentConnection | undefined
+  const sourceNotices: SourceNotices | undefined = options.sources && new SourceNotices(options.sources, (sessionId, status): Promise<void> =>
+    connection!.client.notify(methods.client.session.update, { sessionId, update: sourceNoticeUpdate(status, notices !== undefined) })
+      .catch((error) => logger.warn('session %s: cannot send a tool-source notice: %s', sessionId, messageOf(error))))
+  /** After the session's first updates are out: the outages that are on now, then every status that concerns it. */
+  const announceSources = (sessionId: string, after: Promise<unknown> = Promise.resolve()) => {
+    if (sourceNotices) void after.then(() => sourceNotices.open(sessionId))
+  }
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, ({ params }) => {
       notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
@@ -93,6 +105,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       advertised.set(created.id, new Promise<void>((resolve) => setTimeout(resolve)).then(() => client.notify(methods.client.session.update, {
         sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
       })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, messageOf(error))))
+      announceSources(created.id, advertised.get(created.id))
       return { sessionId: created.id }
     }))
     .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
@@ -105,6 +118,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
         await client.notify(methods.client.session.update, { sessionId: target.id, update })
       }
       logger.debug('session %s: loaded with %d turn(s)', target.id, target.session.events().filter((event) => event.type === 'turn/start').length)
+      announceSources(target.id, new Promise((resolve) => setTimeout(resolve)))
       return {}
     }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
@@ -116,8 +130,8 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const settled = Promise.all([ready(), servers.started(target.id)])
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
-      if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
-      return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send }))
+      const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send) : runPromptTurn(target, text, { signal, logger, notices, send })
+      return sessions.track(sourceNotices ? sourceNotices.during(target.id, run) : run())
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)
@@ -125,10 +139,12 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 
-  const connection = app.connect(gateMessages(stream))
-  const closed = connection.closed
+  const connected = app.connect(gateMessages(stream))
+  connection = connected
+  const closed = connected.closed
     .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
+    .then(() => sourceNotices?.dispose())
     .then(() => sessions.closeAll())
     .catch((error) => logger.error(error))
-  return { connection, closed }
+  return { connection: connected, closed }
 }

@@ -4,8 +4,8 @@ import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
 import type {} from 'dsh-session'
 import type {} from 'dsh-app-boot'
-import type { ExecutableTool } from 'dsh-tools'
-import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
+import type { ExecutableTool, ToolSourceStatus } from 'dsh-tools'
+import { registrationLabel, sourceName, toSourceStatus, type ToolOrigin } from 'dsh-tools-mcp'
 import { serveAcp, type AcpServing } from './acp-agent.ts'
 import type { AcpDemoConfig } from './plugin.ts'
 
@@ -54,13 +54,19 @@ export class AcpDemo extends Service {
       // labelled like the app's own MCP tools, so inspection names the server behind each
       register: (definition: ExecutableTool, origin: ToolOrigin, agentId: string) =>
         ctx.effect(() => ctx.tools.register(definition, { agentId }), registrationLabel(definition.name, origin.server)),
+      status: (status: Parameters<typeof toSourceStatus>[0], agentId: string) => ctx.tools.reportSource(toSourceStatus(status, agentId)),
+      forget: (servers: readonly string[], agentId: string) => { for (const server of servers) ctx.tools.forgetSource(sourceName(server), { agentId }) },
       startupTimeoutMs: this.config.mcpStartupTimeoutMs,
       callTimeoutMs: this.config.mcpCallTimeoutMs,
     }
     // the spine's session store (JSONL or external) lists what `session/load` may reopen
     const store = this.ctx.get('sessions', false)
     const storedSessions = store ? () => store.list() : undefined
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions })
+    const sources = {
+      down: (agentId: string) => ctx.tools.downSources({ agentId }),
+      watch: (listener: (status: ToolSourceStatus) => void) => ctx.on('tools/source', listener),
+    }
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, sources })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving
