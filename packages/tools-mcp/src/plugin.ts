@@ -45,11 +45,15 @@ function registerListing(ctx: Context, definitions: ExecutableTool[], server: st
 export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void> {
   const specs = checkConfig(config)
   const logger = ctx.logger('tools-mcp')
-  const set = new McpServerSet(specs, {
-    register: (definition, origin) => ctx.effect(() => ctx.tools.register(definition), registrationLabel(definition.name, origin.server)),
-    registerMany: (definitions, server) => registerListing(ctx, definitions, server),
+  // Cordis lets a disposed plugin's apply() run to its end: a server that lists its tools after the app
+  // began to stop (an editor that closed at once) must not try to register them, once per tool
+  const stopping = () => ctx.fiber.uid === null
+  const none = () => {}
+  const set: McpServerSet = new McpServerSet(specs, {
+    register: (definition, origin) => stopping() ? none : ctx.effect(() => ctx.tools.register(definition), registrationLabel(definition.name, origin.server)),
+    registerMany: (definitions, server) => stopping() ? definitions.map(() => none) : registerListing(ctx, definitions, server),
     // front doors show these to the person using the app (`tools/source`); a call to a down server's tool names it
-    status: (status) => ctx.tools.reportSource(toSourceStatus(status)),
+    status: (status) => { if (!stopping()) ctx.tools.reportSource(toSourceStatus(status)) },
   }, {
     log: {
       info: (text) => logger.info(text),
