@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
-import type { AgentConnection, Implementation, InitializeResponse, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
+import type { AgentConnection, Implementation, InitializeResponse, McpServer, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
@@ -12,13 +12,19 @@ import { replayUpdates } from './replay.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
+import { DEFAULT_PAGE_SIZE, listPage } from './session-list.ts'
+import type { SessionSummary } from 'dsh-session'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
   info: Implementation
   logger: Logger
-  /** The ids of the stored sessions, for `session/load`; without it, loading is not offered. */
+  /** The ids of the stored sessions, for `session/load` and `session/resume`; without it, neither is offered. */
   storedSessions?: () => Promise<string[]>
+  /** Summaries of the stored sessions, newest first, for `session/list`; without it, listing is not offered. */
+  summaries?: () => Promise<SessionSummary[]>
+  /** Sessions per `session/list` page. */
+  listPageSize?: number
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
@@ -35,15 +41,16 @@ export interface AcpServing {
 
 /**
  * What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities,
- * `loadSession`, and the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the
- * deprecated SSE).
+ * `loadSession` and `session/resume` (with a session store), `session/list` (with summaries), `session/close`
+ * always, and the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the deprecated SSE).
  */
-export function initializeResponse(info: Implementation, loadSession = false): InitializeResponse {
+export function initializeResponse(info: Implementation, loadSession = false, listSessions = false): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentInfo: info,
     agentCapabilities: {
       loadSession,
+      sessionCapabilities: { close: {}, ...loadSession && { resume: {} }, ...listSessions && { list: {} } },
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
       mcpCapabilities: { http: true, sse: false },
     },
@@ -89,15 +96,23 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const announceSources = (sessionId: string, after: Promise<unknown> = Promise.resolve()) => {
     if (sourceNotices) void after.then(() => sourceNotices.open(sessionId))
   }
+  /** `session/load` and `session/resume`: the stored session as this connection's agent, its MCP servers started. */
+  const reopen = async (method: string, params: { sessionId: string; mcpServers?: McpServer[] | null }) => {
+    if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', `${method} is not offered by this agent (no session store)`, { sessionId: params.sessionId })
+    const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
+    const target = await sessions.load(params.sessionId, await options.storedSessions())
+    servers.open(target.id, specs)
+    return target
+  }
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, ({ params }) => {
       notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
-      return initializeResponse(info, options.storedSessions !== undefined)
+      return initializeResponse(info, options.storedSessions !== undefined, options.summaries !== undefined)
     })
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       // checked before the agent exists, so a refused entry leaves no session behind
       const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
-      const created = await sessions.open()
+      const created = await sessions.open(params.cwd)
       servers.open(created.id, specs)
       logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
       // After the response, so the client knows the session the update names; a prompt waits for it, so it
@@ -109,16 +124,31 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       return { sessionId: created.id }
     }))
     .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
-      if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', 'session/load is not offered by this agent (loadSession: false)', { sessionId: params.sessionId })
-      const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
-      const target = await sessions.load(params.sessionId, await options.storedSessions())
-      servers.open(target.id, specs)
+      const target = await reopen('session/load', params)
       // the whole conversation goes out before the response, as ACP asks; the next header says `resume`
       for (const update of replayUpdates(target.session.events())) {
         await client.notify(methods.client.session.update, { sessionId: target.id, update })
       }
       logger.debug('session %s: loaded with %d turn(s)', target.id, target.session.events().filter((event) => event.type === 'turn/start').length)
       announceSources(target.id, new Promise((resolve) => setTimeout(resolve)))
+      return {}
+    }))
+    .onRequest(methods.agent.session.resume, guard(async ({ params }) => {
+      // the client keeps its own transcript: nothing is replayed, the next prompt goes on with the log
+      const target = await reopen('session/resume', params)
+      logger.debug('session %s: resumed', target.id)
+      announceSources(target.id, new Promise((resolve) => setTimeout(resolve)))
+      return {}
+    }))
+    .onRequest(methods.agent.session.list, guard(async ({ params }) => {
+      if (!options.summaries) throw new AcpDemoError('UNKNOWN_SESSION', 'session/list is not offered by this agent (no session store)')
+      return listPage(await options.summaries(), params, loop.cwd, options.listPageSize ?? DEFAULT_PAGE_SIZE)
+    }))
+    .onRequest(methods.agent.session.close, guard(async ({ params }) => {
+      await sessions.close(params.sessionId)
+      sourceNotices?.close(params.sessionId)
+      advertised.delete(params.sessionId)
+      logger.debug('session %s: closed', params.sessionId)
       return {}
     }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
@@ -131,7 +161,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send) : runPromptTurn(target, text, { signal, logger, notices, send })
-      return sessions.track(sourceNotices ? sourceNotices.during(target.id, run) : run())
+      return sessions.track(target.id, sourceNotices ? sourceNotices.during(target.id, run) : run())
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)

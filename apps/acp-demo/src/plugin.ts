@@ -3,6 +3,7 @@ import { forwardConfig } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentSpine, { Config as SpineSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import { AcpDemo } from './service.ts'
+import { DEFAULT_PAGE_SIZE } from './session-list.ts'
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from 'dsh-tools-mcp'
 
 /** The largest delay `setTimeout` honours. */
@@ -18,6 +19,8 @@ export interface AcpDemoConfig extends SpineConfig {
   mcpStartupTimeoutMs: number
   /** Time limit of one call to a tool of such a server. */
   mcpCallTimeoutMs: number
+  /** Sessions per `session/list` page. */
+  sessionListPageSize: number
 }
 
 /** The intersection keeps the spine's `toolOrder` union, so an omitted `toolOrder` stays absent. */
@@ -30,6 +33,8 @@ export const Config: Schema<AcpDemoConfig> = Schema.intersect([
       .description('How long the first prompt of a session waits for each MCP server its client passed (session/new) to list its tools (ms); a slower one joins later.'),
     mcpCallTimeoutMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_CALL_TIMEOUT_MS)
       .description('How long one call to a tool of such a server may take (ms).'),
+    sessionListPageSize: Schema.natural().min(1).max(1000).default(DEFAULT_PAGE_SIZE)
+      .description('Sessions per session/list page; a longer list is paged with nextCursor.'),
   }),
 ]) as Schema<AcpDemoConfig>
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { Context, Service } from 'cordis'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
-import type {} from 'dsh-session'
+import { summarizeSessions } from 'dsh-session'
+import { CREATED_EVENT } from './session-list.ts'
 import type {} from 'dsh-app-boot'
 import type { ExecutableTool, ToolSourceStatus } from 'dsh-tools'
 import { registrationLabel, sourceName, toSourceStatus, type ToolOrigin } from 'dsh-tools-mcp'
@@ -62,11 +63,12 @@ export class AcpDemo extends Service {
     // the spine's session store (JSONL or external) lists what `session/load` may reopen
     const store = this.ctx.get('sessions', false)
     const storedSessions = store ? () => store.list() : undefined
+    const summaries = store ? () => summarizeSessions(store, [CREATED_EVENT]) : undefined
     const sources = {
       down: (agentId: string) => ctx.tools.downSources({ agentId }),
       watch: (listener: (status: ToolSourceStatus) => void) => ctx.on('tools/source', listener),
     }
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, sources })
+    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, summaries, listPageSize: this.config.sessionListPageSize, sources })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving
