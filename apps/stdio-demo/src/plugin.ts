@@ -4,6 +4,8 @@ import Schema from 'schemastery'
 import AgentSpine, { Config as SpineConfigSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import type { Agent } from 'dsh-agent-loop'
 import type {} from 'dsh-session'
+import type {} from 'dsh-llm'
+import type { ToolSourceStatus } from 'dsh-tools'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import { summarizeSessions, type SessionSummary } from './sessions.ts'
 
@@ -36,7 +38,7 @@ export function spineConfig(config: StdioDemoConfig): SpineConfig {
  * an agent, and the two inspection commands. It never touches process streams.
  */
 export class StdioDemo extends Service {
-  static inject = ['agentLoop', 'systemPrompt', 'sessions']
+  static inject = ['agentLoop', 'systemPrompt', 'sessions', 'llm', 'tools']
 
   constructor(ctx: Context, public readonly config: StdioDemoConfig) {
     super(ctx, 'stdioDemo')
@@ -55,6 +57,21 @@ export class StdioDemo extends Service {
   /** The stored sessions, most recent first (`--sessions`, `--continue`). */
   storedSessions(): Promise<SessionSummary[]> {
     return summarizeSessions(this.ctx.sessions)
+  }
+
+  /** Calls `listener` on each tool-source status (an MCP server failed, exited or is back); returns the disposer. */
+  watchSources(listener: (status: ToolSourceStatus) => void): () => void {
+    return this.ctx.on('tools/source', listener)
+  }
+
+  /** The tool sources that are down now. */
+  downSources(): ToolSourceStatus[] {
+    return this.ctx.tools.downSources()
+  }
+
+  /** The model ids the app's adapters serve (`/model`), in their registration order. */
+  models(): string[] {
+    return this.ctx.llm.models()
   }
 
   /** The tools as the agent's next request would declare them, in canonical order. */

@@ -31,6 +31,8 @@ export class Agent {
   lastRequest: Readonly<GenerateOptions> | undefined
   private turns: number
   private headersThisProcess = 0
+  /** Set by `switchModel()` until the next header is logged, whose reason it then is. */
+  private modelSwitched = false
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
   private readonly headers = new HeaderMemo()
@@ -95,6 +97,20 @@ export class Agent {
 
   get model(): string {
     return this.settings.model
+  }
+
+  /**
+   * Switches the model of the next requests (the REPL's `/model`): checked against the served models, logged
+   * as `model/switch`, and the next request header is logged with reason `model`. Refused while a turn runs.
+   */
+  switchModel(model: string): void {
+    if (this.status === 'running') throw new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; switch the model after it ends`)
+    this.llm.resolve(model)
+    if (model === this.settings.model) return
+    this.session.append('model/switch', { turn: this.turns, from: this.settings.model, to: model })
+    this.settings.model = model
+    // switched back to the model of the last logged header: that header still holds, nothing to explain
+    this.modelSwitched = this.session.requestHeader()?.data.header.model !== model
   }
 
   /** Aborts the running turn, if any; it ends with reason `cancelled`. */
@@ -249,8 +265,10 @@ export class Agent {
   private logHeader(turn: number, step: number, header: RequestHeader, notify: (update: AgentUpdate) => void) {
     const previous = this.session.requestHeader()?.data.header
     if (this.headers.same(previous, header)) return
-    const reason: HeaderReason = !previous ? 'initial' : this.session.resumed && this.headersThisProcess === 0 ? 'resume' : 'change'
+    const reason: HeaderReason = !previous ? 'initial' : this.modelSwitched ? 'model'
+      : this.session.resumed && this.headersThisProcess === 0 ? 'resume' : 'change'
     const logged = this.session.append('request/header', { turn, step, reason, header })
+    this.modelSwitched = false
     this.headersThisProcess++
     this.headers.remember(logged.data.header, header)
     if (!previous) return
