@@ -59,8 +59,8 @@ runMain(async (stopWith) => {
   process.off('SIGINT', onInterrupt)
   // an outage that began before the listener was in place
   if (between) for (const status of demo.downSources()) notice(status)
-  // --resume / --continue: which session, how far it got, and where it stopped (piped: on stderr)
-  if (invocation.session.kind !== 'new') (interactive ? process.stdout : process.stderr).write(resumeSummary(agent.session.id, agent.session.events()))
+  // --resume / --continue in the REPL: which session, how far it got, and where it stopped (piped output stays answers only)
+  if (interactive && invocation.session.kind !== 'new') process.stdout.write(resumeSummary(agent.session.id, agent.session.events()))
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
   // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
   const outputClosed = new AbortController()
