@@ -2,13 +2,15 @@ import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, McpServer, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { noticeLocale, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
+import { noticeLocale, type Agent, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
+import { coldCacheNotice, type ColdCache } from 'dsh-prompt-cache'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
 import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
 import { replayUpdates } from './replay.ts'
+import type { RequestPermission } from './permission-request.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
@@ -31,6 +33,8 @@ export interface AcpAgentOptions {
   mcp: Omit<SessionMcpOptions, 'logger'>
   /** Tool-source outages (MCP servers failing, exiting, coming back), shown to each session they concern. */
   sources?: SourceFeed
+  /** Subscribes to the app's cold-cache events (dsh-prompt-cache's `prompt-cache/cold`); returns the disposer. */
+  onColdCache?: (listener: (agent: Agent, info: ColdCache) => void) => () => void
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -160,7 +164,9 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const settled = Promise.all([ready(), servers.started(target.id)])
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
-      const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send) : runPromptTurn(target, text, { signal, logger, notices, send })
+      const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
+      const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send)
+        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission })
       return sessions.track(target.id, sourceNotices ? sourceNotices.during(target.id, run) : run())
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
@@ -171,7 +177,15 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
 
   const connected = app.connect(gateMessages(stream))
   connection = connected
+  // a session of this connection idle past its model's cache TTL: the same notice the REPL prints
+  const stopCold = options.onColdCache?.((agent, info) => {
+    if (!notices || sessions.find(agent.id) !== agent) return
+    const update = { sessionUpdate: 'notice', severity: 'info', title: coldCacheNotice(info, notices.locale) } as SessionUpdate
+    connected.client.notify(methods.client.session.update, { sessionId: agent.id, update })
+      .catch((error) => logger.warn('session %s: cannot send the cold-cache notice: %s', agent.id, messageOf(error)))
+  })
   const closed = connected.closed
+    .finally(() => stopCold?.())
     .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
     .then(() => sourceNotices?.dispose())
     .then(() => sessions.closeAll())

@@ -1,4 +1,5 @@
 import { RequestError } from '@agentclientprotocol/sdk'
+import { CodedError } from 'dsh-core'
 
 /** Every way the ACP front door refuses a request; tests and callers switch on `code` (or `data.code` on the wire). */
 export type AcpDemoErrorCode =
@@ -10,10 +11,10 @@ export type AcpDemoErrorCode =
   | 'INVALID_PARAMS'
 
 /** The one error class of dsh-acp-demo. */
-export class AcpDemoError extends Error {
+export class AcpDemoError extends CodedError<AcpDemoErrorCode> {
   override name = 'AcpDemoError'
-  constructor(public readonly code: AcpDemoErrorCode, message: string, public readonly data: Record<string, unknown> = {}) {
-    super(message)
+  constructor(code: AcpDemoErrorCode, message: string, public readonly data: Record<string, unknown> = {}) {
+    super(code, message)
   }
 }
 

@@ -1,5 +1,6 @@
-export { default, Config, apply, name, spineConfigOf } from './plugin.ts'
-export type { AcpDemoConfig } from './plugin.ts'
+export { default, apply, name } from './plugin.ts'
+export { Config, spineConfig } from './config.ts'
+export type { AcpDemoConfig } from './config.ts'
 export { AcpDemo } from './service.ts'
 export { AcpDemoError } from './errors.ts'
 export type { AcpDemoErrorCode } from './errors.ts'

@@ -3,6 +3,7 @@ import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { ndJsonStream } from '@agentclientprotocol/sdk'
 import { BootError, runMain, startApp } from 'dsh-app-boot'
+import { MAX_MESSAGE_BYTES, limitLines } from './line-limit.ts'
 import { VERSION } from './service.ts'
 import { guardStdout } from './stdout-guard.ts'
 
@@ -49,7 +50,12 @@ runMain(async (stopWith) => {
   let clientLeft = false
   let bootFailed = false
   process.stdin.once('end', () => { clientLeft = true })
-  const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>)
+  // a line over the limit is answered and dropped here: inside the SDK it would end the connection
+  const input = (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(limitLines(MAX_MESSAGE_BYTES, (line) => {
+    const response = service.refuseOversized(line, MAX_MESSAGE_BYTES)
+    if (response) process.stdout.write(response)
+  }))
+  const stream = ndJsonStream(Writable.toWeb(process.stdout), input, { maxMessageBytes: MAX_MESSAGE_BYTES + 1 })
   const serving = service.serve(stream)
   // the editor closing stdin ends the app: flush the session logs and the last protocol bytes, then leave
   serving.closed.then(() => app.dispose()).then(drainStdout).then(() => { if (!bootFailed) process.exit(0) }, (error) => {

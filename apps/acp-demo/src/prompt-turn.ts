@@ -3,6 +3,7 @@ import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { AgentLoopError, type Agent, type AgentUpdate, type NoticeLocale, type TurnResult } from 'dsh-agent-loop'
 import { AcpDemoError } from './errors.ts'
+import { clientAsker, type RequestPermission } from './permission-request.ts'
 import { stopReasonOf, toSessionUpdate } from './updates.ts'
 
 export interface TurnOptions {
@@ -12,6 +13,8 @@ export interface TurnOptions {
   logger: Logger
   /** Set when the client can present `notice` updates: tool-list changes are sent as notices in this locale. */
   notices?: { locale: NoticeLocale }
+  /** Sends `session/request_permission` to the client, for calls the permission policy asks about. */
+  requestPermission?: RequestPermission
 }
 
 /**
@@ -35,7 +38,10 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
 
   let result: TurnResult
   try {
-    result = await agent.prompt(text, { signal: options.signal, onUpdate })
+    // a question waits for the updates sent so far: the client knows the tool call it is asked about
+    const ask = options.requestPermission && clientAsker(agent.id, options.requestPermission)
+    const askPermission = ask && (async (request: Parameters<typeof ask>[0]) => { await sending; return ask(request) })
+    result = await agent.prompt(text, { signal: options.signal, onUpdate, ...askPermission && { askPermission } })
   } catch (error) {
     if (error instanceof AgentLoopError && error.code === 'BUSY') {
       throw new AcpDemoError('BUSY', `session "${agent.id}" is already running a prompt turn; send session/cancel or wait for its response`,

@@ -7,8 +7,9 @@ import { CREATED_EVENT } from './session-list.ts'
 import type {} from 'dsh-app-boot'
 import type { ExecutableTool, ToolSourceStatus } from 'dsh-tools'
 import { registrationLabel, sourceName, toSourceStatus, type ToolOrigin } from 'dsh-tools-mcp'
-import { serveAcp, type AcpServing } from './acp-agent.ts'
-import type { AcpDemoConfig } from './plugin.ts'
+import { serveAcp, type AcpAgentOptions, type AcpServing } from './acp-agent.ts'
+import { type OversizedLine, refusal } from './line-limit.ts'
+import type { AcpDemoConfig } from './config.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -43,6 +44,16 @@ export class AcpDemo extends Service {
   }
 
   /**
+   * A message over the line limit (see `limitLines`): logs one warning and returns the JSON-RPC error line
+   * to answer it with, or undefined when it has no readable id.
+   */
+  refuseOversized(line: OversizedLine, limit: number): string | undefined {
+    const answer = refusal(line, limit)
+    this.logger.warn(answer.log)
+    return answer.response
+  }
+
+  /**
    * Serves one ACP connection on `stream` (e.g. `ndJsonStream` over stdio) until either side closes it.
    * `initialize` and `session/new` answer at once; a `session/prompt` waits until the app is ready.
    */
@@ -52,9 +63,9 @@ export class AcpDemo extends Service {
     const ready = () => readiness?.ready ?? Promise.resolve()
     const { ctx } = this
     const mcp = {
-      // labelled like the app's own MCP tools, so inspection names the server behind each
+      // the server is recorded in each tool's origin, as for the app's own MCP tools
       register: (definition: ExecutableTool, origin: ToolOrigin, agentId: string) =>
-        ctx.effect(() => ctx.tools.register(definition, { agentId }), registrationLabel(definition.name, origin.server)),
+        ctx.effect(() => ctx.tools.register(definition, { agentId, server: origin.server }), registrationLabel(definition.name, origin.server)),
       status: (status: Parameters<typeof toSourceStatus>[0], agentId: string) => ctx.tools.reportSource(toSourceStatus(status, agentId)),
       forget: (servers: readonly string[], agentId: string) => { for (const server of servers) ctx.tools.forgetSource(sourceName(server), { agentId }) },
       startupTimeoutMs: this.config.mcpStartupTimeoutMs,
@@ -68,7 +79,11 @@ export class AcpDemo extends Service {
       down: (agentId: string) => ctx.tools.downSources({ agentId }),
       watch: (listener: (status: ToolSourceStatus) => void) => ctx.on('tools/source', listener),
     }
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, summaries, listPageSize: this.config.sessionListPageSize, sources })
+    const onColdCache: AcpAgentOptions['onColdCache'] = (listener) => ctx.on('prompt-cache/cold', listener)
+    const serving = serveAcp(stream, {
+      loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache,
+      summaries, listPageSize: this.config.sessionListPageSize, sources,
+    })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving

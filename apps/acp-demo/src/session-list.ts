@@ -48,7 +48,7 @@ const order = (time: string, id: string, summary: SessionSummary) => compareCode
  */
 export function listPage(summaries: readonly SessionSummary[], params: ListSessionsRequest, fallbackCwd: string, pageSize: number): ListSessionsResponse {
   const cwdOf = (summary: SessionSummary) => (summary.kept?.[CREATED_EVENT]?.data as { cwd?: string } | undefined)?.cwd ?? fallbackCwd
-  let rest = summaries.filter((summary) => !summary.busy && (params.cwd == null || cwdOf(summary) === params.cwd))
+  let rest = summaries.filter((summary) => !summary.busy && summary.broken === undefined && (params.cwd == null || cwdOf(summary) === params.cwd))
   if (params.cursor != null) {
     const [time, id] = decodeCursor(params.cursor)
     rest = rest.filter((summary) => order(time, id, summary) > 0)

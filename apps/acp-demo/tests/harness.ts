@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { client, methods, ndJsonStream } from '@agentclientprotocol/sdk'
-import type { ClientConnection, RequestError, SessionNotification } from '@agentclientprotocol/sdk'
+import type { ClientConnection, RequestError, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk'
 
 export const BIN = fileURLToPath(new URL('../bin/dsh-acp-demo', import.meta.url))
 
@@ -47,6 +47,8 @@ export interface Spawned {
 export interface SpawnOptions {
   env?: Record<string, string>
   cwd?: string
+  /** How the client answers `session/request_permission` (without it, the SDK client refuses the method). */
+  onPermission?: (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>
 }
 
 export function spawnApp(args: string[], options: SpawnOptions = {}): Spawned {
@@ -86,9 +88,11 @@ export function drive(args: string[], options: SpawnOptions = {}): Driven {
     },
   })
   const updates: SessionNotification[] = []
-  const connection = client({ name: 'dsh-acp-demo tests' })
+  let app = client({ name: 'dsh-acp-demo tests' })
     .onNotification(methods.client.session.update, ({ params }) => { updates.push(params) })
-    .connect(ndJsonStream(Writable.toWeb(child.stdin), input))
+  const { onPermission } = options
+  if (onPermission) app = app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => onPermission(params, signal))
+  const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin), input))
   return {
     ...spawned,
     connection,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadWithSessions, toolOrderForwardingCases } from 'dsh-agent-spine-demo/testing'
-import AcpDemoApp, { spineConfigOf, type AcpDemoConfig } from '../src/index.ts'
+import AcpDemoApp, { spineConfig, type AcpDemoConfig } from '../src/index.ts'
 
 const load = (config: Record<string, unknown>) => loadWithSessions(AcpDemoApp, config)
 
@@ -18,7 +18,7 @@ describe('the acp-demo plugin', () => {
 
   it('hands the spine no app keys', () => {
     const config = { agentName: 'a', agentTitle: 'b', persona: '', model: 'm', toolOrder: undefined } as unknown as AcpDemoConfig
-    expect(spineConfigOf(config)).toEqual({ persona: '', model: 'm' })
+    expect(spineConfig(config)).toEqual({ persona: '', model: 'm' })
   })
 
   it.each([

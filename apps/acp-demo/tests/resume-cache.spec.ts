@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods } from '@agentclientprotocol/sdk'
-import { emulatedAppFile, startEmulator } from 'dsh-bench/testing'
+import { emulatedAppFile, startEmulator } from 'dsh-llm-testing/emulator'
 import { appFolder, drive, messageText, openSession, prompt, sessionEvents, type Driven } from './harness.ts'
 
 const running: Driven[] = []

@@ -1,6 +1,6 @@
-import { messageOf, type ToolSchema } from 'dsh-core'
+import { messageOf, oneLine, type ToolSchema } from 'dsh-core'
 import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
-import type { StdioDemo } from './plugin.ts'
+import type { StdioDemo } from './service.ts'
 
 /** What a command line leads to: text to print, the line that says why it failed, or the end of the session. */
 export type CommandResult = { text: string } | { error: string } | { exit: true }
@@ -75,8 +75,3 @@ export function formatActivity(update: AgentUpdate, locale: NoticeLocale = notic
   return undefined
 }
 
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}

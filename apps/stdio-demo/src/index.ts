@@ -1,3 +1,4 @@
-export { Config, StdioDemo, apply, name, spineConfig } from './plugin.ts'
-export type { StdioDemoConfig } from './plugin.ts'
-export { default } from './plugin.ts'
+export { default, apply, name } from './plugin.ts'
+export { Config, spineConfig } from './config.ts'
+export type { StdioDemoConfig } from './config.ts'
+export { StdioDemo } from './service.ts'

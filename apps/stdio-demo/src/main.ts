@@ -10,7 +10,7 @@ import { showStartup } from './startup.ts'
 import { BetweenTurns } from './between-turns.ts'
 import { resumeSummary } from './resume-summary.ts'
 import { parseInvocation } from './usage.ts'
-import type {} from './plugin.ts'
+import type {} from './service.ts'
 
 const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 

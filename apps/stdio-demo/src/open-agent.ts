@@ -1,7 +1,8 @@
 import type { Agent } from 'dsh-agent-loop'
-import { messageOf } from 'dsh-core'
-import { BootError, displayPath, oneLine, type BootedApp } from 'dsh-app-boot'
-import { Config, type StdioDemo } from './plugin.ts'
+import { messageOf, oneLine } from 'dsh-core'
+import { BootError, displayPath, type BootedApp } from 'dsh-app-boot'
+import { Config } from './config.ts'
+import type { StdioDemo } from './service.ts'
 import type { SessionChoice } from './usage.ts'
 
 /** The session id the choice names, or undefined for a new session; an unknown id is one clear line. */
@@ -10,8 +11,8 @@ async function chosenSession(demo: StdioDemo, choice: SessionChoice): Promise<st
   const stored = await demo.storedSessions()
   if (choice.kind === 'continue') {
     if (!stored.length) throw new BootError('INVALID_OPTION', '--continue: there is no stored session yet; run without it to start one')
-    // a session another process is writing cannot be continued here; one that can, if any
-    return (stored.find((summary) => !summary.busy) ?? stored[0]!).id
+    // a session another process is writing, or a broken one, cannot be continued here; one that can, if any
+    return (stored.find((summary) => !summary.busy && summary.broken === undefined) ?? stored[0]!).id
   }
   if (!stored.some((summary) => summary.id === choice.id)) {
     throw new BootError('INVALID_OPTION', `--resume: no stored session ${JSON.stringify(choice.id)}; --sessions lists the ${stored.length} there are`)
@@ -27,7 +28,7 @@ async function chosenSession(demo: StdioDemo, choice: SessionChoice): Promise<st
  */
 export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, choice: SessionChoice = { kind: 'new' }): Promise<Agent> {
   // named before the app is disposed: an external store (PostgreSQL) says where it is, a JSONL one its folder setting
-  const place = demo.config.sessionStore === 'external' ? demo.sessionsLocation : `persistenceRoot "${demo.config.persistenceRoot}"`
+  const place = demo.config.sessionStore === 'external' ? demo.sessionsLocation : `persistenceRoot ${JSON.stringify(demo.sessionsLocation)}`
   try {
     return await demo.createAgent(await chosenSession(demo, choice))
   } catch (error) {

@@ -1,8 +1,9 @@
 import { createInterface } from 'node:readline'
 import type { Agent } from 'dsh-agent-loop'
+import { oneLine } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
-import type { StdioDemo } from './plugin.ts'
+import type { StdioDemo } from './service.ts'
 
 export interface Streams {
   input: NodeJS.ReadableStream
@@ -61,7 +62,8 @@ export async function servePiped(
         await writeOut(output, `${result.text}\n`)
       } else {
         summary.failed++
-        errors.write(`error: ${result.error}\n`)
+        // a provider's message may span lines; one failed turn is one stderr line
+        errors.write(`error: ${oneLine(result.error ?? '')}\n`)
       }
     }
   } finally {

@@ -1,14 +1,16 @@
-import { createInterface } from 'node:readline'
+import { clearLine, createInterface, cursorTo } from 'node:readline'
 import type { ReadStream } from 'node:tty'
-import type { Usage } from 'dsh-core'
-import type { Agent, AgentUpdate } from 'dsh-agent-loop'
+import { oneLine, type Usage } from 'dsh-core'
+import { noticeLocale, type Agent, type AgentUpdate } from 'dsh-agent-loop'
+import { coldCacheNotice } from 'dsh-prompt-cache'
 import type { BetweenTurns } from './between-turns.ts'
 import { formatActivity, runCommand } from './commands.ts'
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteAwareInput, restoreLines } from './paste.ts'
 import { usageLine } from './usage-line.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
-import type { StdioDemo } from './plugin.ts'
+import { terminalAsker } from './permission-prompt.ts'
+import type { StdioDemo } from './service.ts'
 import { showThinking } from './thinking.ts'
 
 /** What the REPL shows besides answers: lines between turns (log lines, MCP server notices). */
@@ -57,6 +59,16 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
 
   // the welcome was shown while the app started (see startup.ts)
   output.write(`model: ${agent.model} · /help for commands\n`)
+  // idle past the model's cache TTL: one line above the prompt, the half-typed line kept
+  const stopCold = demo.onColdCache(agent, (info) => {
+    if (!open) return
+    if (between) return between.say(`(${coldCacheNotice(info, noticeLocale())})`)
+    clearLine(output, 0)
+    cursorTo(output, 0)
+    output.write(`(${coldCacheNotice(info, noticeLocale())})\n`)
+    rl.prompt(true)
+  })
+  rl.on('close', stopCold)
   rl.prompt()
   for await (const typed of rl) {
     const line = restoreLines(typed)
@@ -109,10 +121,12 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
       // the result goes back to the model: waiting for it again
       if (update.type === 'tool-result') thinking = showThinking(output, errors)
     }
-    const result = await agent.prompt(line, { onUpdate }).finally(() => thinking.stop())
+    // a call the permission policy asks about is asked here, one question per call
+    const askPermission = terminalAsker(rl, () => thinking.stop())
+    const result = await agent.prompt(line, { onUpdate, askPermission }).finally(() => thinking.stop())
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
-    else if (result.reason !== 'done') write(`error: ${result.error}\n`)
+    else if (result.reason !== 'done') write(`error: ${oneLine(result.error ?? '')}\n`)
     // what DSH is for, where a person sees it: how much of the prompt the provider's cache served
     const usage = (output as { isTTY?: boolean }).isTTY ? usageLine(usages) : undefined
     if (usage) write(usage)

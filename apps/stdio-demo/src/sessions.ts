@@ -1,3 +1,4 @@
+import { oneLine } from 'dsh-core'
 import type { SessionSummary } from 'dsh-session'
 
 export { summarizeSessions } from 'dsh-session'
@@ -8,13 +9,9 @@ export function formatSessions(summaries: readonly SessionSummary[], where: stri
   if (!summaries.length) return `no sessions in ${where}\n`
   return summaries.map((summary) => {
     if (summary.busy) return `${summary.id}  in use: another process is writing it\n`
+    if (summary.broken !== undefined) return `${summary.id}  broken: ${summary.broken}\n`
     const prompt = summary.firstPrompt === undefined ? '(no prompt)' : JSON.stringify(oneLine(summary.firstPrompt, 60))
     const turns = `${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'}`
     return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}\n`
   }).join('')
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appYaml, tempDir, writeApp } from './setup.ts'
-import { hasScript, openTerminal, type Terminal } from './terminal.ts'
+import { describeOnTerminal, openTerminal, type Terminal } from './terminal.ts'
 
 const UP = '\x1b[A'
 
@@ -12,7 +12,7 @@ async function ask(terminal: Terminal, line: string, at: number): Promise<number
   return terminal.until('> ', await terminal.until(`echo: ${line}`, at))
 }
 
-describe.skipIf(!hasScript)('the REPL\'s input history', () => {
+describeOnTerminal('the REPL\'s input history', () => {
   it('keeps typed lines across runs in the state folder: up-arrow recalls the previous run\'s line', { timeout: 30_000 }, async () => {
     const { file } = await writeApp(appYaml({}))
     const [state, cwd] = await Promise.all([tempDir('dsh-state-'), tempDir('dsh-cwd-')])

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { emulatedAppFile, startEmulator } from 'dsh-bench/testing'
+import { emulatedAppFile, startEmulator } from 'dsh-llm-testing/emulator'
 import { run, writeApp } from './setup.ts'
 
 const emulators: { close(): Promise<void> }[] = []

@@ -61,6 +61,11 @@ export class App {
     })
   }
 
+  /** The process id of the running bin. */
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
   send(line: string): void {
     this.child.stdin.write(`${line}\n`)
   }

@@ -1,11 +1,35 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { onTestFinished } from 'vitest'
+import { describe, it, onTestFinished } from 'vitest'
 import { BIN, writeApp } from './setup.ts'
 
-/** util-linux `script` gives the bin a real pseudo-terminal; specs that need one skip without it. */
+/** util-linux `script` gives the bin a real pseudo-terminal. */
 export const hasScript = spawnSync('script', ['--version']).status === 0
+
+/**
+ * What a spec that needs a pseudo-terminal does: run with `script(1)`; without it, skip on a developer's
+ * machine but fail under CI (`CI` set and not "false" or "0"), where a silent skip would hide the specs.
+ */
+export function terminalPolicy(scriptFound: boolean, env: NodeJS.ProcessEnv): 'run' | 'skip' | 'fail' {
+  if (scriptFound) return 'run'
+  const ci = env.CI
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0' ? 'fail' : 'skip'
+}
+
+/** `describe` for specs that need a pseudo-terminal, following `terminalPolicy`. */
+export function describeOnTerminal(name: string, body: () => void): void {
+  const policy = terminalPolicy(hasScript, process.env)
+  if (policy === 'run') describe(name, body)
+  else if (policy === 'skip') describe.skip(name, body)
+  else {
+    describe(name, () => {
+      it('needs script(1)', () => {
+        throw new Error('script(1) is not on PATH, so the terminal specs cannot run; install it (Debian: apt-get install bsdutils, or util-linux)')
+      })
+    })
+  }
+}
 
 /** The bin on a pseudo-terminal: what the terminal shows so far, keys to type, and the exit code. */
 export interface Terminal {

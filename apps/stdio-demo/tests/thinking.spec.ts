@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { hasScript, openTerminal, scriptedApp } from './terminal.ts'
+import { describeOnTerminal, openTerminal, scriptedApp } from './terminal.ts'
 
 /** An app whose model takes `delayMs` before its first chunk, then answers at once, then calls a tool. */
 function slowApp(delayMs: number) {
@@ -13,7 +13,7 @@ function slowApp(delayMs: number) {
   ])
 }
 
-describe.skipIf(!hasScript)('the REPL while the model has not answered', () => {
+describeOnTerminal('the REPL while the model has not answered', () => {
   it('shows "thinking…" on the terminal until the first chunk, then clears it; again after a tool result', { timeout: 20_000 }, async () => {
     const { file, dir } = await slowApp(1200)
     const terminal = openTerminal([file], { XDG_STATE_HOME: dir })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { writeApp } from './setup.ts'
-import { hasScript, openTerminal, scriptedApp } from './terminal.ts'
+import { describeOnTerminal, openTerminal, scriptedApp } from './terminal.ts'
 
-describe.skipIf(!hasScript)('the REPL on a terminal', () => {
+describeOnTerminal('the REPL on a terminal', () => {
   it('streams answers and tool calls, cancels a turn on Ctrl-C and exits 0 on /exit', { timeout: 20_000 }, async () => {
     // one response per model call; the fourth would come after 60 s: only Ctrl-C can end that turn in time
     const { file } = await scriptedApp('Welcome to the test.', [

@@ -1,13 +1,21 @@
 import { COMPACTION_INSTRUCTION, messageOf, type Usage } from 'dsh-core'
-import { LlmError, type GenerateOptions, type LlmRuntime } from 'dsh-llm'
-import type { CompactionReason, Session } from 'dsh-session'
+import { LlmError, collect, type CollectedResponse, type GenerateOptions, type LlmRoute } from 'dsh-llm'
+import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
+import { AgentLoopError } from './errors.ts'
+import { estimateFill } from './fill.ts'
+import type { HeaderLog } from './header.ts'
+import type { Turn } from './turn.ts'
+
+/** The model-facing request without its signal, as the loop builds it from the log. */
+export type PendingRequest = Omit<GenerateOptions, 'signal'>
 
 /** What a compaction asks of the log and the model. */
 export interface CompactionInput {
   session: Session
-  llm: LlmRuntime
+  /** Where the compaction request goes: the step's route, or the runtime itself. */
+  llm: Pick<LlmRoute, 'stream'>
   /** The request the loop would send now (or sent last): its prefix is the compaction request's. */
-  request: Omit<GenerateOptions, 'signal'>
+  request: PendingRequest
   /** Seq of the last event the summary replaces. */
   throughSeq: number
   turn: number
@@ -38,15 +46,9 @@ export async function compact(input: CompactionInput): Promise<CompactionOutcome
     messages: [...request.messages, { role: 'user', text: COMPACTION_INSTRUCTION }],
     signal: AbortSignal.any([signal, timeout]),
   }
-  let summary = ''
-  let usage: Usage | undefined
-  let stopReason = ''
+  let response: CollectedResponse
   try {
-    for await (const event of llm.stream(options)) {
-      if (event.type === 'text') summary += event.delta
-      else if (event.type === 'usage') usage = event.usage
-      else if (event.type === 'done') stopReason = event.stopReason
-    }
+    response = await collect(llm.stream(options))
   } catch (error) {
     if (signal.aborted) throw new CompactionCancelled()
     if (timeout.aborted || (error instanceof LlmError && error.code === 'CANCELLED')) {
@@ -54,9 +56,76 @@ export async function compact(input: CompactionInput): Promise<CompactionOutcome
     }
     return { ok: false, error: `the compaction request failed: ${messageOf(error)}` }
   }
-  if (stopReason === 'max_tokens') return { ok: false, error: 'the summary was cut off at the output limit' }
-  summary = summary.trim()
+  const { usage } = response
+  if (response.stopReason === 'max_tokens') return { ok: false, error: 'the summary was cut off at the output limit' }
+  const summary = response.text.trim()
   if (!summary) return { ok: false, error: 'the model answered the compaction request with an empty summary' }
   const logged = session.append('context/compaction', { turn, step, reason, summary, throughSeq, ...usage && { usage } })
   return { ok: true, summary, throughSeq, seq: logged.seq, ...usage && { usage } }
+}
+
+/** What the compaction trigger needs besides the session. */
+export interface CompactorOptions {
+  /** Share of the model's context window at which a step compacts first. */
+  compactAt: number
+  /** Time limit of one compaction request, in milliseconds. */
+  timeoutMs: number
+  headers: HeaderLog
+  /** Called after a compaction was logged. */
+  compacted: () => void
+  warn: (message: string) => void
+}
+
+/** When and how an agent compacts its session: before a step that would pass `compactAt`, and on request. */
+export class Compactor {
+  constructor(private readonly session: Session, private readonly options: CompactorOptions) {}
+
+  /**
+   * Compacts before the step when `request` (what the log would dispatch now) carrying `header`, the
+   * step's assembled one, passes `compactAt` of the route's window. The compaction request carries the
+   * last logged header: the step's own when it is unchanged, else the one the provider has cached. A
+   * failed compaction lets the step go on while the request still fits; otherwise the turn fails with
+   * one line, and the next turn tries again.
+   */
+  async fit(turn: Turn, route: LlmRoute, header: RequestHeader, request: PendingRequest | undefined, throughSeq: number): Promise<void> {
+    if (!request) return
+    const window = route.contextWindow()
+    if (window === undefined) return
+    const logged = this.session.requestHeader()!.data.header
+    const changed = !this.options.headers.same(logged, header)
+    // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
+    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request.messages }, changed)
+    if (fill < this.options.compactAt * window) return
+    const outcome = await this.run(turn, route, 'auto', throughSeq, request)
+    if (outcome.ok) return
+    if (fill > window) {
+      throw new AgentLoopError('CONTEXT_FULL', `the next request needs about ${fill} tokens, more than the ${window}-token context window `
+        + `of "${header.model}", and compaction failed: ${outcome.error}`)
+    }
+    this.options.warn(`compaction at ${fill} of ${window} tokens failed, the step goes on: ${outcome.error}`)
+  }
+
+  /** One compaction of the history through `throughSeq` with `request`'s prefix, announced to observers either way. */
+  async run(current: Turn, llm: Pick<LlmRoute, 'stream'>, reason: CompactionReason, throughSeq: number,
+    request: PendingRequest | undefined): Promise<CompactionOutcome> {
+    const { turn, step, signal } = current
+    const outcome: CompactionOutcome = !request ? { ok: false, error: 'nothing to compact: no request was made yet' }
+      : !this.hasHistoryThrough(throughSeq) ? { ok: false, error: 'nothing to compact: no message since the last compaction' }
+      : await compact({ session: this.session, llm, request, throughSeq, turn, step, reason, signal, timeoutMs: this.options.timeoutMs })
+    if (outcome.ok) this.options.compacted()
+    current.notify(outcome.ok
+      ? { type: 'compaction', turn, step, reason, throughSeq, ...outcome.usage && { usage: outcome.usage } }
+      : { type: 'compaction', turn, step, reason, error: outcome.error })
+    return outcome
+  }
+
+  /** True when a message was logged after the last compaction and at or before `throughSeq`. */
+  private hasHistoryThrough(throughSeq: number): boolean {
+    for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
+      const type = this.session.event(seq)!.type
+      if (type === 'context/compaction') return false
+      if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
+    }
+    return false
+  }
 }

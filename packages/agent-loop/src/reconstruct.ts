@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
+import type { GenerateOptions } from 'dsh-llm'
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 
 /** The model-facing part of a request: what must be rebuildable from the session log alone. */
@@ -34,5 +35,19 @@ export function rebuildLastRequest(events: readonly SessionEvent[]): RequestShap
     ...header.deferredTools && { deferredTools: [...header.deferredTools] },
     messages: [...replay.messages()],
     ...replay.toolHistory() && { toolHistory: replay.toolHistory() },
+  }
+}
+
+/** The request the loop would dispatch now, without its signal: the logged header and the logged history; none before a header. */
+export function nextRequest(session: Session): Omit<GenerateOptions, 'signal'> | undefined {
+  const logged = session.requestHeader()?.data.header
+  if (!logged) return undefined
+  return {
+    model: logged.model,
+    system: logged.system,
+    tools: logged.tools,
+    messages: session.messages(),
+    toolHistory: session.toolHistory(),
+    ...(logged.deferredTools?.length ? { deferredTools: logged.deferredTools } : {}),
   }
 }

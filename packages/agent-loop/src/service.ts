@@ -1,3 +1,4 @@
+import type { ConfigInput } from 'dsh-core'
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
@@ -7,7 +8,8 @@ import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AgentLoopError } from './errors.ts'
-import type { AgentUpdate } from './types.ts'
+import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
+import type { AgentLoopConfig, AgentUpdate } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -19,16 +21,6 @@ declare module 'cordis' {
     /** Emitted (sync) when a turn ends with reason `error` or `step_limit`; carries the turn's message. */
     'agent/error'(agent: Agent, error: { turn: number; message: string }): void
   }
-}
-
-export interface AgentLoopConfig {
-  model: string
-  maxSteps: number
-  toolConcurrency: number
-  /** Share of the model's context window (0 < share <= 1) at which a step first compacts the session. */
-  compactAt: number
-  compactionTimeoutMs: number
-  cwd?: string
 }
 
 export interface CreateAgentOptions {
@@ -44,7 +36,7 @@ export interface CreateAgentOptions {
 export class AgentLoop extends Service {
   static inject = ['systemPrompt', 'tools', 'sessions', 'llm']
 
-  static Config: Schema<AgentLoopConfig> = Schema.object({
+  static Config: Schema<ConfigInput<AgentLoopConfig>, AgentLoopConfig> = Schema.object({
     model: Schema.string().min(1).default('scripted-echo').description('Model id of new agents; an adapter must serve it.'),
     maxSteps: Schema.natural().min(1).default(16).description('Model calls per turn before the turn ends with reason step_limit.'),
     toolConcurrency: Schema.natural().min(1).default(4).description('Tool calls of one step that run at the same time.'),
@@ -52,6 +44,9 @@ export class AgentLoop extends Service {
       .description('Share of the model\'s context window the next request may fill before the loop compacts the session first.'),
     compactionTimeoutMs: Schema.natural().min(1).default(120_000).description('Time limit of one compaction request, in milliseconds.'),
     cwd: Schema.string().description('Working directory told to the model as {{cwd}}; defaults to the process working directory.'),
+    // const(undefined) first: an omitted policy stays absent (every call runs) instead of defaulting to ask
+    permissions: Schema.union([Schema.const(undefined), PermissionsSchema])
+      .description('Which tool calls run, which are asked (default: ask), which are refused; omitted, every call runs.'),
   })
 
   private readonly agents = new Map<string, Agent>()
@@ -61,10 +56,14 @@ export class AgentLoop extends Service {
   private readonly creating = new Set<string>()
   /** The loop's own context: agents use the services it injected, whoever created them. */
   private readonly home: Context
+  private readonly permissions: PermissionPolicy | undefined
 
   constructor(ctx: Context, public readonly config: AgentLoopConfig) {
+    // checked before anything is registered: a bad pattern fails the plugin's start with one line
+    const permissions = config.permissions === undefined ? undefined : new PermissionPolicy(config.permissions)
     super(ctx, 'agentLoop')
     this.home = ctx
+    this.permissions = permissions
     ctx.systemPrompt.variable('model', (context) => context.model)
     ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
     // Disposal cancels running turns and waits until each has logged its end, so a store disposed after
@@ -94,13 +93,9 @@ export class AgentLoop extends Service {
       const fiber = this.home.plugin({ name: `agent-loop:agent(${id})`, apply: () => {} })
       let agent: Agent
       try {
+        // The defaults are the schema's: Cordis applied it to the config before the loop was built.
         agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, {
-          model: options.model ?? this.config.model,
-          cwd: this.cwd,
-          maxSteps: this.config.maxSteps,
-          toolConcurrency: this.config.toolConcurrency,
-          compactAt: this.config.compactAt ?? 0.8,
-          compactionTimeoutMs: this.config.compactionTimeoutMs ?? 120_000,
+          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions,
         })
       } catch (error) {
         await fiber.dispose()

@@ -1,5 +1,28 @@
 import type { ToolCall, Usage } from 'dsh-core'
 import type { CompactionReason, TurnEndReason } from 'dsh-session'
+import type { PermissionAsker } from './permission-gate.ts'
+import type { PermissionPolicy, PermissionsConfig } from './permission-policy.ts'
+
+/** The loop's configuration (`AgentLoop.Config` validates it and holds the defaults). */
+export interface AgentLoopConfig {
+  /** Model id of new agents. */
+  model: string
+  maxSteps: number
+  toolConcurrency: number
+  /** Share of the model's context window (0 < share <= 1) at which a step first compacts the session. */
+  compactAt: number
+  /** Time limit of one compaction request, in milliseconds. */
+  compactionTimeoutMs: number
+  cwd?: string
+  /** The permission policy of tool calls; omitted, every call runs without asking. */
+  permissions?: PermissionsConfig
+}
+
+/**
+ * What one agent runs with: the loop's configuration, its own model, the working directory resolved, and
+ * the permission policy checked (absent: every call runs).
+ */
+export type AgentSettings = Required<Omit<AgentLoopConfig, 'permissions'>> & { permissions: PermissionPolicy | undefined }
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =
@@ -15,6 +38,11 @@ export type AgentUpdate =
 export interface PromptOptions {
   signal?: AbortSignal
   onUpdate?: (update: AgentUpdate) => void
+  /**
+   * Asks the person at the front door whether a tool call may run, when the permission policy says to ask.
+   * Omitted (piped input, no client): such a call gets an error result naming the policy key to change.
+   */
+  askPermission?: PermissionAsker
 }
 
 /** How a turn ended, returned by `agent.prompt()`. A failed turn resolves too: the failure is data. */

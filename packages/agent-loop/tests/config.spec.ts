@@ -32,6 +32,12 @@ describe('AgentLoop config', () => {
     await expect(load(config)).rejects.toThrow(message)
   })
 
+  it('gives each agent the schema\'s defaults for the keys the config leaves out', async () => {
+    const fiber = await load({ maxSteps: 3 })
+    const agent = await fiber.ctx.agentLoop.createAgent({ model: 'other' })
+    expect(agent.settings).toEqual({ model: 'other', maxSteps: 3, toolConcurrency: 4, compactAt: 0.8, compactionTimeoutMs: 120_000, cwd: process.cwd() })
+  })
+
   it('registers the model and cwd prompt variables', async () => {
     const { ctx } = await setup({ loop: { cwd: '/work/here' } })
     ctx.systemPrompt.section({ name: 'where', order: 5, text: 'Model {{model}} in {{cwd}}.' })

@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { forwardConfig } from 'dsh-core'
+import { forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentLoop, { type AgentLoopConfig } from 'dsh-agent-loop'
 import LlmRuntime from 'dsh-llm'
@@ -21,7 +21,7 @@ export interface SpineConfig extends SystemPromptConfig, AgentLoopConfig, Sessio
  * The intersection of the owners' schemas. `toolOrder` keeps SystemPrompt's union with `undefined`, so
  * an omitted key stays absent here too instead of defaulting to `[]`.
  */
-export const Config: Schema<SpineConfig> = Schema.intersect([
+export const Config: Schema<ConfigInput<SpineConfig>, SpineConfig> = Schema.intersect([
   SystemPrompt.Config,
   AgentLoop.Config,
   SessionStore.Config,
@@ -31,7 +31,7 @@ export const Config: Schema<SpineConfig> = Schema.intersect([
     sessionStore: Schema.union(['jsonl', 'external']).default('jsonl')
       .description('jsonl: sessions in JSONL files (persistenceRoot); external: another entry of the app file provides them.'),
   }),
-]) as Schema<SpineConfig>
+]) as Schema<ConfigInput<SpineConfig>, SpineConfig>
 
 export const name = 'agent-spine-demo'
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path'
 import { YAMLError, parse } from 'yaml'
-import { BootError, describeValue } from './errors.ts'
+import { BootError, showValue } from './errors.ts'
 import { resolveConfigPaths, resolvePluginName } from './relative-paths.ts'
 
 /** One loader entry of an app file, after validation and relative-path resolution. */
@@ -69,7 +69,7 @@ export function parseAppFile(text: string, file: string): AppEntry[] {
   }
   if (!Array.isArray(document)) {
     const empty = document == null && !/[^\s]/.test(text.replace(/#.*$/gm, ''))
-    const got = empty ? 'an empty file' : describeValue(document)
+    const got = empty ? 'an empty file' : showValue(document)
     throw new BootError('NOT_A_LIST', `${shown}: expected a list of entries { id, name, config?, disabled? } at the top level, got ${got}`)
   }
 
@@ -82,21 +82,21 @@ export function parseAppFile(text: string, file: string): AppEntry[] {
       throw new BootError(code, `${shown}: ${label}: ${problem}`)
     }
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      return fail('INVALID_ENTRY', `expected a mapping { id, name, config?, disabled? }, got ${describeValue(item)}`)
+      return fail('INVALID_ENTRY', `expected a mapping { id, name, config?, disabled? }, got ${showValue(item)}`)
     }
     const { id, name, config, disabled } = item as Record<string, unknown>
-    if (typeof id !== 'string' || id === '') fail('INVALID_ENTRY', `"id" must be a non-empty string, got ${describeValue(id)}`)
+    if (typeof id !== 'string' || id === '') fail('INVALID_ENTRY', `"id" must be a non-empty string, got ${showValue(id)}`)
     const entryId = id as string
     if (entryId.includes(':')) fail('INVALID_ENTRY', `"id" must not contain ":" (the loader's path separator)`, entryId)
     const unknown = Object.keys(item).find((key) => !ENTRY_KEYS.includes(key))
     if (unknown !== undefined) fail('INVALID_ENTRY', `unknown key "${unknown}"; valid keys: ${ENTRY_KEYS.join(', ')}`, entryId)
-    if (typeof name !== 'string' || name === '') fail('INVALID_ENTRY', `"name" must be a non-empty string, got ${describeValue(name)}`, entryId)
+    if (typeof name !== 'string' || name === '') fail('INVALID_ENTRY', `"name" must be a non-empty string, got ${showValue(name)}`, entryId)
     const isMapping = config !== null && typeof config === 'object' && !Array.isArray(config)
     if (config !== undefined && config !== null && !isMapping) {
-      fail('INVALID_ENTRY', `"config" must be a mapping, got ${describeValue(config)}`, entryId)
+      fail('INVALID_ENTRY', `"config" must be a mapping, got ${showValue(config)}`, entryId)
     }
     if (disabled !== undefined && disabled !== null && typeof disabled !== 'boolean') {
-      fail('INVALID_ENTRY', `"disabled" must be true or false, got ${describeValue(disabled)}`, entryId)
+      fail('INVALID_ENTRY', `"disabled" must be true or false, got ${showValue(disabled)}`, entryId)
     }
     const first = firstIndex.get(entryId)
     if (first !== undefined) fail('DUPLICATE_ID', `duplicate id "${entryId}" (entry #${first} has it too)`, entryId)

@@ -1,20 +1,22 @@
-/// <reference types="@cordisjs/plugin-loader" preserve="true" />
+/// <reference types="cordisjs-plugin-loader" preserve="true" />
 // (kept in the emitted declarations: `Fiber<Context>` in this API is generic only with the loader's augmentation)
 import { dirname, resolve as resolvePath } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Context } from 'cordis'
 import type { Fiber } from 'cordis'
-import { Entry, Loader } from '@cordisjs/plugin-loader'
+import { Entry, Loader } from 'cordisjs-plugin-loader'
 import { displayPath, loadAppFile } from './app-file.ts'
 import type { AppEntry } from './app-file.ts'
 import { BootError } from './errors.ts'
 import type { BootFailure } from './errors.ts'
-import { findFailures, oneLine, shownName } from './failures.ts'
+import { findFailures, shownName } from './failures.ts'
+import { oneLine } from 'dsh-core'
 import { watchLateEntries } from './late-entries.ts'
 import { Readiness } from './readiness.ts'
 import type { PendingEntry, ReadyReport } from './readiness.ts'
 import { settleStartup, startingTasks, startupTimeoutMs, timeoutWarning, waitingForService } from './startup.ts'
 import { absorbKnownRejections } from './rejections.ts'
+import { resolveBarePlugin, resolvePluginPath } from './plugin-names.ts'
 import type { LoadError } from './failures.ts'
 import { StderrLog, logLevelNumber } from './stderr-log.ts'
 import type { LogLevel } from './stderr-log.ts'
@@ -32,6 +34,7 @@ export interface BootOptions {
   /**
    * Turns a plugin package name into an importable specifier. Pass `(name) => import.meta.resolve(name)`
    * from the app's own module, so names resolve from the app's dependencies, not from the loader's folder.
+   * It is asked only for names no package next to the app file (its folder's `node_modules`, up the tree) provides.
    */
   resolve: (name: string) => string
   /** The root context to boot into; a new one by default. */
@@ -97,7 +100,7 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
   const timeoutMs = startupTimeoutMs(options.startupTimeoutMs)
   const shown = displayPath(options.file)
   const entries = await loadAppFile(options.file)
-  const specifiers = entries.map((entry) => specifierOf(entry, options.resolve, shown))
+  const specifiers = entries.map((entry) => specifierOf(entry, options.file, options.resolve, shown))
 
   const ctx = options.ctx ?? new Context()
   const log = new StderrLog(level, options.logWrite)
@@ -234,10 +237,11 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
   return { ctx, readiness, ready, whenProvided, dispose }
 }
 
-function specifierOf(entry: AppEntry, resolve: (name: string) => string, shown: string): string {
-  if (entry.disabled || entry.name.startsWith('file:') || entry.name.startsWith('cordis:')) return entry.name
+/** What the loader imports for an entry: a bare name from the app file's folder first, then the app's dependencies. */
+function specifierOf(entry: AppEntry, file: string, resolve: (name: string) => string, shown: string): string {
+  if (entry.disabled || entry.name.startsWith('cordis:')) return entry.name
   try {
-    return resolve(entry.name)
+    return entry.name.startsWith('file:') ? resolvePluginPath(entry.name) : resolveBarePlugin(entry.name, file, resolve)
   } catch (error) {
     const failure: BootFailure = {
       code: 'UNKNOWN_PLUGIN',

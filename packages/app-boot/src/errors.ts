@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way booting an app file can fail; tests and callers switch on `code`. */
 export type BootErrorCode =
   | 'APP_FILE_UNREADABLE'
@@ -23,20 +25,20 @@ export interface BootFailure {
 }
 
 /** The one error class of dsh-app-boot. The message names the app file, the entry and the bad value. */
-export class BootError extends Error {
+export class BootError extends CodedError<BootErrorCode> {
   override name = 'BootError'
   constructor(
-    public readonly code: BootErrorCode,
+    code: BootErrorCode,
     message: string,
     /** Every failure found, in app-file order; empty for errors found while reading the file. */
     public readonly failures: readonly BootFailure[] = [],
   ) {
-    super(message)
+    super(code, message)
   }
 }
 
-/** Shows a value in an error message: short JSON plus what kind of value it is. */
-export function describeValue(value: unknown): string {
+/** Shows a value of an app file or option in an error message: short JSON plus its kind in YAML words (`[1] (a list)`); dsh-core's `describeValue` names the kind alone. */
+export function showValue(value: unknown): string {
   if (value === undefined) return 'undefined'
   if (value === null) return 'null'
   const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`

@@ -1,16 +1,12 @@
 import type { Context, Fiber } from 'cordis'
-import type { Loader } from '@cordisjs/plugin-loader'
+import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import type { BootErrorCode, BootFailure } from './errors.ts'
 import { findUnknownKey } from './config-keys.ts'
+import { oneLine } from 'dsh-core'
 
 // FiberState is a const enum in cordis's types; isolatedModules forbids reading it across packages.
 const PENDING = 0
-
-/** Makes an error message one line, so the BootError of a failed entry stays one line per entry. */
-export function oneLine(text: string): string {
-  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
-}
 
 /** cordis wraps schema issues as "invalid config:\n  - <issue> (at <path>)"; keep the issues only. */
 export function describeError(error: unknown): { code: BootErrorCode; text: string } {
@@ -85,7 +81,7 @@ export async function findFailures(
     if (loadError) {
       const { code, error } = loadError
       const message = oneLine(error instanceof Error ? error.message : String(error))
-      add(code, entry, `cannot load plugin: ${message.replace(/ imported from \S*@cordisjs[/+]plugin-loader\S*$/, '')}`, error)
+      add(code, entry, `cannot load plugin: ${message.replace(/ imported from \S*(?:@cordisjs[/+]plugin-loader|cordisjs-plugin-loader)\S*$/, '')}`, error)
       continue
     }
     if (!fiber) {

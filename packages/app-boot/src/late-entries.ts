@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type { Loader } from '@cordisjs/plugin-loader'
+import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import { describeError } from './failures.ts'
 import type { PendingEntry, Readiness } from './readiness.ts'

@@ -1,7 +1,7 @@
 import type { Context, Fiber } from 'cordis'
-import type { Loader } from '@cordisjs/plugin-loader'
+import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
-import { BootError, describeValue } from './errors.ts'
+import { BootError, showValue } from './errors.ts'
 import type { PendingEntry } from './readiness.ts'
 
 /** The startup timeout when neither `startupTimeoutMs` nor `DSH_STARTUP_TIMEOUT_MS` sets one. */
@@ -15,11 +15,11 @@ const PENDING = 0
 export function startupTimeoutMs(option: number | undefined, env = process.env[STARTUP_TIMEOUT_ENV]): number {
   if (option !== undefined) {
     if (Number.isInteger(option) && option >= 0) return option
-    throw new BootError('INVALID_OPTION', `invalid startupTimeoutMs ${describeValue(option)}; expected a whole number of milliseconds ≥ 0, e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`)
+    throw new BootError('INVALID_OPTION', `invalid startupTimeoutMs ${showValue(option)}; expected a whole number of milliseconds ≥ 0, e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`)
   }
   if (env === undefined || env === '') return DEFAULT_STARTUP_TIMEOUT_MS
   if (/^\d+$/.test(env.trim())) return Number(env.trim())
-  throw new BootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${describeValue(env)}; expected a whole number of milliseconds ≥ 0, e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`)
+  throw new BootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${showValue(env)}; expected a whole number of milliseconds ≥ 0, e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`)
 }
 
 /**

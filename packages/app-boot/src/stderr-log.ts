@@ -1,7 +1,7 @@
 import { Logger } from 'cordis'
 import type { Exporter, Message } from 'cordis'
-import { BootError, describeValue } from './errors.ts'
-import { oneLine } from './failures.ts'
+import { BootError, showValue } from './errors.ts'
+import { oneLine } from 'dsh-core'
 
 /** How much the app logs to stderr. `silent` writes nothing. */
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
@@ -11,7 +11,7 @@ const LEVELS: Record<LogLevel, number> = { silent: -1, error: 0, warn: 1, info: 
 /** Turns a level name into cordis's number; a wrong name is a BootError listing the valid ones. */
 export function logLevelNumber(level: string): number {
   if (Object.hasOwn(LEVELS, level)) return LEVELS[level as LogLevel]
-  throw new BootError('INVALID_OPTION', `unknown log level ${describeValue(level)}; valid levels: ${Object.keys(LEVELS).join(', ')}`)
+  throw new BootError('INVALID_OPTION', `unknown log level ${showValue(level)}; valid levels: ${Object.keys(LEVELS).join(', ')}`)
 }
 
 /**

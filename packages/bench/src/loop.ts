@@ -1,4 +1,5 @@
-import { Context, symbols } from 'cordis'
+import { Context } from 'cordis'
+import { rawService } from 'dsh-core'
 import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
 import ScriptedLlm from 'dsh-llm-scripted'
@@ -64,7 +65,7 @@ export async function run(): Promise<Record<string, number>> {
   // serving ordinary sessions does. Phase two adds the long histories and compares steps with each other:
   // holding 10,000-turn histories in the same heap makes every step pay more garbage collection.
   await grow(SIZES[0])
-  const raw = (ctx.systemPrompt as any)[symbols.original] ?? ctx.systemPrompt
+  const raw = rawService(ctx.systemPrompt)
   const first = pools[SIZES[0]][0]
   const assembleContext = { model: 'scripted-echo', cwd: ctx.agentLoop.cwd, agentId: first.id, scope: first.id }
   const alone = await sideBySide({ assemble: () => raw.assemble(assembleContext), step_100: stepOf(SIZES[0]) }, ROUNDS, 10)

@@ -22,6 +22,15 @@ export function listNames(names: Iterable<string>, limit = 50): string {
   return all.length > limit ? `${shown}, … and ${all.length - limit} more` : shown
 }
 
+/**
+ * Text as one line: every run of whitespace that holds a line break becomes one space, the ends are
+ * trimmed, other spacing is kept; past `max` characters it is cut and ends with `…`.
+ */
+export function oneLine(text: string, max = Infinity): string {
+  const flat = text.trim().replace(/\s*[\r\n\u2028\u2029]\s*/g, ' ')
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
 /** A thrown value as one line of text, without assuming it is an `Error`. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareCodeUnits, describeValue, listNames, messageOf, quote, rawService } from 'dsh-core'
+import { CodedError, compareCodeUnits, describeValue, listNames, messageOf, oneLine, quote, rawService } from 'dsh-core'
 
 describe('message helpers', () => {
   it('quotes strings as JSON and prints other values as they are', () => {
@@ -22,6 +22,22 @@ describe('message helpers', () => {
     expect(listNames([])).toBe('(none)')
     expect(listNames(new Set(['a', 'b']))).toBe('a, b')
     expect(listNames(['a', 'b', 'c', 'd'], 2)).toBe('a, b, … and 2 more')
+  })
+
+  it('makes text one line: breaks and the spacing around them become one space, other spacing stays', () => {
+    expect(oneLine('  invalid config:\n  - a\r\n\n  - b  ')).toBe('invalid config: - a - b')
+    expect(oneLine('col  a\tb\rc\u2028d')).toBe('col  a\tb c d')
+    expect(oneLine('abcdef', 4)).toBe('abc…')
+    expect(oneLine('abcd', 4)).toBe('abcd')
+  })
+
+  it('makes every line of any text one line, within its limit', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r', '\t', '\u2028') }), fc.integer({ min: 1, max: 20 }), (text, max) => {
+      const line = oneLine(text, max)
+      expect(line).not.toMatch(/[\r\n\u2028\u2029]/)
+      expect(line.length).toBeLessThanOrEqual(max)
+      expect(line).toBe(line.trim())
+    }))
   })
 
   it('turns any thrown value into one line of text', () => {
@@ -49,5 +65,17 @@ describe('rawService', () => {
     const proxy = new Proxy(target, { get: (object, key) => key === Symbol.for('cordis.original') ? object : Reflect.get(object, key) })
     expect(rawService(proxy)).toBe(target)
     expect(rawService(target)).toBe(target)
+  })
+})
+
+describe('CodedError', () => {
+  it('is an Error with the code callers switch on and the cause it was given', () => {
+    class SampleError extends CodedError<'BAD'> {
+      override name = 'SampleError'
+    }
+    const cause = new Error('below')
+    const error = new SampleError('BAD', 'it broke', { cause })
+    expect(error).toBeInstanceOf(Error)
+    expect([error.name, error.code, error.message, error.cause]).toEqual(['SampleError', 'BAD', 'it broke', cause])
   })
 })

@@ -15,9 +15,10 @@ export const { Config, resolveConfig } = httpAdapterConfig<AnthropicConfig>({
   baseURL: 'https://api.anthropic.com',
   baseURLDescription: 'Base URL of the Messages API, without `/v1/messages` (DeepSeek: https://api.deepseek.com/anthropic).',
   apiKeyEnv: 'ANTHROPIC_API_KEY',
-  // Messages routes take tool_addition blocks, so an entry that says nothing announces additions.
-  toolUpdate: () => 'addition-only',
-  toolUpdateDescription: 'addition-only',
+  // DeepSeek's Messages route takes tool_addition blocks, so an entry there that says nothing announces
+  // additions; Anthropic's own API and generic servers take none.
+  toolUpdate: (_id, profile) => (profile.toolUpdates.includes('addition-only') ? 'addition-only' : 'none'),
+  toolUpdateDescription: 'addition-only on the deepseek profile, none otherwise',
   // Claude's window.
   contextWindow: 200_000,
   betaHeaderName: 'anthropic-beta',

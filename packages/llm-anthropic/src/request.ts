@@ -1,6 +1,12 @@
 import type { ToolSchema } from 'dsh-core'
-import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
+import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
+
+/** A cache breakpoint (Anthropic profile only): the prefix through the marked block is cached for `ttl`. */
+export interface WireCacheControl {
+  type: 'ephemeral'
+  ttl?: '5m' | '1h'
+}
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
 export interface WireTool {
@@ -8,12 +14,21 @@ export interface WireTool {
   description: string
   input_schema: object
   defer_loading?: true
+  cache_control?: WireCacheControl
 }
 
-export type WireContentBlock =
+export type WireContentBlock = (
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true }
+) & { cache_control?: WireCacheControl }
+
+/** The system prompt as one text block, the form that can carry a breakpoint. */
+export interface WireSystemBlock {
+  type: 'text'
+  text: string
+  cache_control?: WireCacheControl
+}
 
 /** DSH's projection of a tool-registry update for Anthropic-compatible endpoints. */
 export type WireToolUpdateBlock =
@@ -28,7 +43,7 @@ export type WireMessage =
 export interface MessagesRequest {
   model: string
   max_tokens: number
-  system?: string
+  system?: string | WireSystemBlock[]
   tools?: WireTool[]
   messages: WireMessage[]
   stream: true
@@ -57,7 +72,7 @@ export function buildMessagesRequest(options: GenerateOptions, projection: ToolP
       continue
     }
     results = undefined
-    const wire = toWireMessage(message)
+    const wire = toWireMessage(message, projection.mode === 'append')
     if (!wire) continue
     if (wire.role === 'system') hasToolUpdates = true
     messages.push(wire)
@@ -81,7 +96,7 @@ function toWireTool(definition: ToolSchema) {
   return { name: definition.name, description: definition.description, input_schema: definition.parameters }
 }
 
-function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>): WireMessage | undefined {
+function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>, asText: boolean): WireMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text }
@@ -93,6 +108,8 @@ function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>): Wi
       return content.length ? { role: 'assistant', content } : undefined
     }
     case 'tool-update': {
+      // a route without tool-update blocks is told in words (mode append: removals only)
+      if (asText) return { role: 'user', content: toolNoticeText(message) }
       const content: WireToolUpdateBlock[] = [
         ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireTool(definition) })),
         ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),

@@ -1,4 +1,4 @@
-import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider, { createAnthropicAdapter } from '../src/index.ts'
 
@@ -6,13 +6,15 @@ import AnthropicProvider, { createAnthropicAdapter } from '../src/index.ts'
 const load = (config: Record<string, unknown>) => withApiKey('ANTHROPIC_API_KEY', () => loadWithLlm(AnthropicProvider, config))
 
 describe('plugin', () => {
-  it('serves its models through ctx.llm with their tool-update modes, addition-only by default', async () => {
-    const { ctx, fiber } = await load({ models: ['claude-x', { id: 'deepseek-chat', toolUpdate: 'in-history' }, { id: 'plain', toolUpdate: 'none' }] })
-    expect(ctx.llm.models()).toEqual(['claude-x', 'deepseek-chat', 'plain'])
+  it('serves its models through ctx.llm with their tool-update modes: none on Anthropic, addition-only on the deepseek profile', async () => {
+    const { ctx, fiber } = await load({ models: ['claude-x', { id: 'deepseek-chat', provider: 'deepseek', toolUpdate: 'in-history' }, { id: 'deepseek-v', provider: 'deepseek' }] })
+    expect(ctx.llm.models()).toEqual(['claude-x', 'deepseek-chat', 'deepseek-v'])
     expect(ctx.llm.resolve('claude-x').provider).toBe('anthropic')
-    expect(ctx.llm.toolUpdateMode('claude-x')).toBe('addition-only')
+    expect(ctx.llm.toolUpdateMode('claude-x')).toBe('none')
     expect(ctx.llm.toolUpdateMode('deepseek-chat')).toBe('in-history')
-    expect(ctx.llm.toolUpdateMode('plain')).toBe('none')
+    expect(ctx.llm.toolUpdateMode('deepseek-v')).toBe('addition-only')
+    expect(ctx.llm.cachePolicy('claude-x').profile.id).toBe('anthropic')
+    expect(ctx.llm.cachePolicy('deepseek-v').profile.id).toBe('deepseek')
     expect(fiber.config).toMatchObject({
       baseURL: 'https://api.anthropic.com',
       apiKeyEnv: 'ANTHROPIC_API_KEY',

@@ -1,6 +1,6 @@
-import { adapterContract, loopbackHarness } from 'dsh-llm/testing'
+import { adapterContract, loopbackHarness } from 'dsh-llm-testing'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendError, sendEvents, wireUsage } from './emulator.ts'
+import { reply, sendError, sendEvents, wireUsage } from 'dsh-llm-testing/anthropic'
 import { fakeKey } from './setup.ts'
 
 adapterContract('dsh-llm-anthropic', loopbackHarness({

@@ -1,6 +1,6 @@
-import { httpAdapterContract } from 'dsh-llm/testing'
+import { httpAdapterContract } from 'dsh-llm-testing'
 import AnthropicProvider, { createAnthropicAdapter, resolveConfig } from '../src/index.ts'
-import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from './emulator.ts'
+import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from 'dsh-llm-testing/anthropic'
 import { fakeKey } from './setup.ts'
 
 const textStart = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }

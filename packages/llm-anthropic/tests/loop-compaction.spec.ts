@@ -1,8 +1,8 @@
 import AgentSpine from 'dsh-agent-spine-demo'
-import { compactionCases } from 'dsh-llm/testing'
+import { compactionCases } from 'dsh-llm-testing'
 import { expect } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendError, sendEvents } from './emulator.ts'
+import { reply, sendError, sendEvents } from 'dsh-llm-testing/anthropic'
 import { fakeKey } from './setup.ts'
 
 compactionCases({
@@ -10,8 +10,8 @@ compactionCases({
   spine: AgentSpine,
   adapter: AnthropicProvider,
   key: fakeKey,
-  // addition-only, the default: grep arrives as a deferred declaration and a tool_addition block
-  config: (server, apiKeyEnv, model) => ({ baseURL: server.origin, apiKeyEnv, models: [{ ...model, toolUpdate: 'addition-only' }] }),
+  // addition-only, the deepseek profile's default on this route: grep arrives as a deferred declaration and a tool_addition block
+  config: (server, apiKeyEnv, model) => ({ baseURL: server.origin, apiKeyEnv, models: [{ ...model, provider: 'deepseek', toolUpdate: 'addition-only' }] }),
   reply: (res, text, inputTokens) => sendEvents(res, reply({
     text, start: { input_tokens: inputTokens, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
   })),

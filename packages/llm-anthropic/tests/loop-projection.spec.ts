@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-agent-spine-demo'
-import { startLoopback, toolsPlugin } from 'dsh-llm/testing'
+import { startLoopback, toolsPlugin } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendEvents } from './emulator.ts'
+import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { fakeKey } from './setup.ts'
 
 type Mode = 'none' | 'addition-only' | 'in-history'
@@ -29,7 +29,7 @@ async function conversation(mode: Mode) {
   const key = fakeKey()
   const ctx = new Context()
   await ctx.plugin(AgentSpine, { scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-proj-')) } as any)
-  await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: key.name, models: [{ id: 'test-model', toolUpdate: mode }] } as any)
+  await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: key.name, models: [{ id: 'test-model', provider: 'deepseek', toolUpdate: mode }] } as any)
   await ctx.plugin(toolsPlugin('base', ['read']))
   const writer = await ctx.plugin(toolsPlugin('writer', ['write']))
   const agent = await ctx.agentLoop.createAgent({ id: `proj-${mode}` })

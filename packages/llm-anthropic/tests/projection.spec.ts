@@ -1,8 +1,8 @@
 import type { GenerateOptions } from 'dsh-llm'
-import { drainStream, toolChanges } from 'dsh-llm/testing'
+import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA } from '../src/index.ts'
-import { reply, sendEvents } from './emulator.ts'
+import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { setup } from './setup.ts'
 
 const { read, write, grep, user1, assistant1, user2, beforeAddition, afterAddition, beforeRemoval, afterRemoval } = toolChanges
@@ -21,7 +21,7 @@ function throughMessages(raw: string) {
 }
 
 async function run(...requests: GenerateOptions[]) {
-  const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { models: MODELS })
+  const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { provider: 'deepseek', models: MODELS })
   for (const options of requests) await drainStream(h.ctx, options)
   await h.teardown()
   return h.server.requests.map((recorded) => ({ raw: recorded.body, body: JSON.parse(recorded.body), beta: recorded.headers['anthropic-beta'] }))
@@ -139,7 +139,7 @@ describe('none', () => {
 describe('beta header', () => {
   it('uses the configured toolUpdateBeta value, and none at all when it is empty', async () => {
     for (const [toolUpdateBeta, expected] of [['tool-changes-test-1', 'tool-changes-test-1'], ['', undefined]] as const) {
-      const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { models: MODELS, toolUpdateBeta })
+      const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { provider: 'deepseek', models: MODELS, toolUpdateBeta })
       await drainStream(h.ctx, afterAddition('m-add'))
       await h.teardown()
       expect(h.server.requests[0].headers['anthropic-beta']).toBe(expected)

@@ -1,12 +1,14 @@
-import type { LlmAdapter } from 'dsh-llm'
-import { createHttpAdapter, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig } from 'dsh-llm/http'
+import type { GenerateOptions, LlmAdapter } from 'dsh-llm'
+import { createHttpAdapter, httpWireBody, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
 import type { APIError, OpenAI } from 'openai'
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
 import { createClient } from './client.ts'
 import { resolveConfig, type OpenAIConfig } from './config.ts'
 import { failures } from './failures.ts'
+import { planChatCaching } from './cache-planning.ts'
 import { buildChatRequest, type ChatRequest } from './request.ts'
 import { ChatStreamReader } from './stream-reader.ts'
+import { usageReaderOf } from './usage.ts'
 
 /**
  * The Chat Completions wire on the shared HTTP adapter frame. Each model's `toolUpdate` mode decides how
@@ -22,10 +24,13 @@ export const chatCompletions: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Op
   failures,
   betaHeader: (config) => config.toolUpdateBetaHeader,
   createClient,
-  buildRequest: buildChatRequest,
+  buildRequest: (options, projection, config, model) => {
+    const built = buildChatRequest(options, projection)
+    return { ...built, body: planChatCaching(built.body, options, model, config.promptCacheKey) }
+  },
   // The SDK's types know neither system-role tool-update blocks nor `defer_loading`.
   send: (client, body, init) => client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, init),
-  reader: () => new ChatStreamReader(),
+  reader: (model) => new ChatStreamReader(usageReaderOf(model?.profile)),
 }
 
 /**
@@ -34,4 +39,12 @@ export const chatCompletions: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Op
  */
 export function createOpenAIAdapter(input: Partial<OpenAIConfig>): LlmAdapter {
   return createHttpAdapter(chatCompletions, input)
+}
+
+/**
+ * The body (and whether it carries tool-update blocks) an adapter configured by `input` sends for
+ * `options`, cache fields included, without sending it.
+ */
+export function chatWireBody(input: Partial<OpenAIConfig>, options: GenerateOptions): WireRequest<ChatRequest> {
+  return httpWireBody(chatCompletions, input, options)
 }

@@ -1,4 +1,4 @@
-import type { ToolUpdateMode } from 'dsh-llm'
+import type { ProviderProfile, ToolUpdateMode } from 'dsh-llm'
 import { httpAdapterConfig, type HttpAdapterConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
 
@@ -6,7 +6,17 @@ import Schema from 'schemastery'
 export interface OpenAIConfig extends HttpAdapterConfig {
   /** Sent as `<toolUpdateBetaHeader>: <toolUpdateBeta>` only on requests carrying tool-update blocks. */
   toolUpdateBetaHeader: string
+  /** How the openai profile's `prompt_cache_key` is derived (see `PROMPT_CACHE_KEYS`). */
+  promptCacheKey: PromptCacheKeyMode
 }
+
+/**
+ * `prefix` (the default): a hash of the canonical tools and system prompt, so every session with the same
+ * prefix routes to the same cache machines, new and resumed ones included; `session`: that hash plus the
+ * conversation's first message, one key per conversation; `off`: no key.
+ */
+export type PromptCacheKeyMode = 'prefix' | 'session' | 'off'
+export const PROMPT_CACHE_KEYS: readonly PromptCacheKeyMode[] = ['prefix', 'session', 'off']
 
 /** Context window of a model entry that sets none (DeepSeek's and GPT-4o's 128K). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000
@@ -20,9 +30,10 @@ export const DEFAULT_TOOL_UPDATE_BETA_HEADER = 'anthropic-beta'
  */
 export const KNOWN_TOOL_UPDATE: Readonly<Record<string, ToolUpdateMode>> = Object.freeze({ 'deepseek-flash': 'addition-only' })
 
-/** The tool-update mode of a model entry that sets none. */
-export function defaultToolUpdate(id: string): ToolUpdateMode {
-  return Object.hasOwn(KNOWN_TOOL_UPDATE, id) ? KNOWN_TOOL_UPDATE[id]! : 'none'
+/** The tool-update mode of a model entry that sets none: its known mode where its profile takes it, else `none`. */
+export function defaultToolUpdate(id: string, profile: ProviderProfile): ToolUpdateMode {
+  const known = Object.hasOwn(KNOWN_TOOL_UPDATE, id) ? KNOWN_TOOL_UPDATE[id]! : undefined
+  return known && profile.toolUpdates.includes(known) ? known : 'none'
 }
 
 // A header name is an HTTP token (fetch refuses anything else).
@@ -35,11 +46,18 @@ export const { Config, resolveConfig } = httpAdapterConfig<OpenAIConfig>({
   baseURLDescription: 'Base URL of the Chat Completions API, up to and without `/chat/completions`.',
   apiKeyEnv: 'OPENAI_API_KEY',
   toolUpdate: defaultToolUpdate,
-  toolUpdateDescription: 'addition-only for deepseek-flash, none otherwise',
+  toolUpdateDescription: 'addition-only for deepseek-flash on the deepseek profile, none otherwise',
   contextWindow: DEFAULT_CONTEXT_WINDOW,
   betaHeaderName: 'The toolUpdateBetaHeader',
   modelsExample: '[deepseek-chat]',
 }, {
+  promptCacheKey: {
+    schema: Schema.union(PROMPT_CACHE_KEYS).default('prefix')
+      .description('prompt_cache_key on the openai profile: prefix (hash of tools + system), session (plus the first message) or off.'),
+    default: 'prefix',
+    accepts: (value) => (PROMPT_CACHE_KEYS as readonly unknown[]).includes(value),
+    requirement: `must be one of ${PROMPT_CACHE_KEYS.join(', ')}`,
+  },
   toolUpdateBetaHeader: {
     schema: Schema.string().default(DEFAULT_TOOL_UPDATE_BETA_HEADER).description('Name of the header that carries toolUpdateBeta.'),
     default: DEFAULT_TOOL_UPDATE_BETA_HEADER,

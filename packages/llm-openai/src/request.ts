@@ -1,8 +1,9 @@
 import type { ToolSchema } from 'dsh-core'
-import type { GenerateOptions, ProjectedMessage, ToolProjection } from 'dsh-llm'
+import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
 import type { WireRequest } from 'dsh-llm/http'
 import type {
-  ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam,
+  ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool,
+  ChatCompletionMessageParam, ChatCompletionSystemMessageParam, ChatCompletionToolMessageParam, ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions'
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
@@ -19,9 +20,24 @@ export interface WireToolUpdateMessage {
   content: WireToolUpdateBlock[]
 }
 
+/** DashScope's explicit-cache marker on a content part (dashscope profile only). */
+export interface DashScopeCacheControl {
+  type: 'ephemeral'
+}
+
+/** A text content part that may carry DashScope's marker. */
+export type DashScopeTextPart = ChatCompletionContentPartText & { cache_control?: DashScopeCacheControl }
+
+/** A message whose text is sent as one marked content part, the form DashScope caches at. */
+export type DashScopeMarkedMessage =
+  | (Omit<ChatCompletionSystemMessageParam, 'content'> & { content: DashScopeTextPart[] })
+  | (Omit<ChatCompletionUserMessageParam, 'content'> & { content: DashScopeTextPart[] })
+  | (Omit<ChatCompletionAssistantMessageParam, 'content'> & { content: DashScopeTextPart[] })
+  | (Omit<ChatCompletionToolMessageParam, 'content'> & { content: DashScopeTextPart[] })
+
 /** A Chat Completions request body as this adapter writes it; keys are written in this order. */
 export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & {
-  messages: (ChatCompletionMessageParam | WireToolUpdateMessage)[]
+  messages: (ChatCompletionMessageParam | WireToolUpdateMessage | DashScopeMarkedMessage)[]
   tools?: WireChatTool[]
 }
 
@@ -40,7 +56,7 @@ export function buildChatRequest(options: GenerateOptions, projection: ToolProje
   let hasToolUpdates = false
   if (options.system) messages.push({ role: 'system', content: options.system })
   for (const message of projection.messages) {
-    const wire = toWireMessage(message)
+    const wire = toWireMessage(message, projection.mode === 'append')
     if (!wire) continue
     if (wire.role === 'system') hasToolUpdates = true
     messages.push(wire)
@@ -65,7 +81,7 @@ function toWireFunction(definition: ToolSchema) {
   return { name: definition.name, description: definition.description, parameters: definition.parameters as Record<string, unknown> }
 }
 
-function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | WireToolUpdateMessage | undefined {
+function toWireMessage(message: ProjectedMessage, asText: boolean): ChatCompletionMessageParam | WireToolUpdateMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text }
@@ -83,6 +99,8 @@ function toWireMessage(message: ProjectedMessage): ChatCompletionMessageParam | 
     case 'tool':
       return { role: 'tool', tool_call_id: message.id, content: message.output }
     case 'tool-update': {
+      // a route without tool-update blocks is told in words (mode append: removals only)
+      if (asText) return { role: 'user', content: toolNoticeText(message) }
       const content: WireToolUpdateBlock[] = [
         ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireFunction(definition) })),
         ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),

@@ -2,7 +2,7 @@ import type { ToolCall, Usage } from 'dsh-core'
 import type { StopReason, StreamEvent } from 'dsh-llm'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { HttpAdapterError } from 'dsh-llm/http'
-import { toUsage, type WireUsage } from './usage.ts'
+import { toUsage, type UsageReader, type WireUsage } from './usage.ts'
 
 interface PartialCall {
   id: string
@@ -21,10 +21,12 @@ export class ChatStreamReader {
   /** Chunks read so far (for error messages). */
   received = 0
 
+  constructor(private readonly readUsage: UsageReader = toUsage) {}
+
   read(chunk: ChatCompletionChunk): StreamEvent[] {
     this.received++
     const events: StreamEvent[] = []
-    if (chunk.usage) this.usage = toUsage(chunk.usage as WireUsage)
+    if (chunk.usage) this.usage = this.readUsage(chunk.usage as WireUsage)
     const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0)
     if (!choice) return events
     const delta = choice.delta ?? {}

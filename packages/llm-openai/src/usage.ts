@@ -1,5 +1,5 @@
 import type { Usage } from 'dsh-core'
-import { normalizeUsage } from 'dsh-llm'
+import { normalizeUsage, usageFromDashScope, type ProviderProfile } from 'dsh-llm'
 
 /** Usage as OpenAI-compatible servers report it; DeepSeek adds its own cache hit/miss counters. */
 export interface WireUsage {
@@ -27,6 +27,14 @@ export function toUsage(wire: WireUsage): Usage {
     cacheReadTokens: cached ?? 0,
     cacheWriteTokens: count(wire.prompt_tokens_details?.cache_creation_input_tokens) ?? 0,
   })
+}
+
+/** Reads one usage record of a Chat Completions stream into `Usage`. */
+export type UsageReader = (wire: WireUsage) => Usage
+
+/** The usage reader of a profile: DashScope's own record on the dashscope profile, `toUsage` elsewhere. */
+export function usageReaderOf(profile: ProviderProfile | undefined): UsageReader {
+  return profile?.id === 'dashscope' ? usageFromDashScope : toUsage
 }
 
 function count(value: unknown): number | undefined {

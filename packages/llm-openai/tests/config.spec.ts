@@ -1,4 +1,4 @@
-import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm/testing'
+import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider, { createOpenAIAdapter } from '../src/index.ts'
 
@@ -30,12 +30,15 @@ describe('toolUpdateBetaHeader', () => {
 
 describe('tool-update modes', () => {
   it('declares addition-only for deepseek-flash and no mode (none) for other entries unless configured', async () => {
-    const { ctx } = await load({ models: ['deepseek-flash', 'gpt-4o', { id: 'local', toolUpdate: 'in-history' }, { id: 'deepseek-flash-x' }] })
+    const { ctx } = await load({ provider: 'deepseek', models: ['deepseek-flash', 'gpt-4o', { id: 'local', toolUpdate: 'in-history' }, { id: 'deepseek-flash-x' }] })
     expect(ctx.llm.toolUpdateMode('deepseek-flash')).toBe('addition-only')
     expect(ctx.llm.toolUpdateMode('gpt-4o')).toBe('none')
     expect(ctx.llm.toolUpdateMode('local')).toBe('in-history')
     expect(ctx.llm.toolUpdateMode('deepseek-flash-x')).toBe('none')
     const configured = createOpenAIAdapter({ models: [{ id: 'deepseek-flash', toolUpdate: 'none' }] }).toolUpdate as (model: string) => string
     expect(configured('deepseek-flash')).toBe('none')
+    // on OpenAI's own host deepseek-flash is just an id: the openai profile takes no update blocks
+    const onOpenAI = createOpenAIAdapter({ models: ['deepseek-flash'] }).toolUpdate as (model: string) => string
+    expect(onOpenAI('deepseek-flash')).toBe('none')
   })
 })

@@ -1,6 +1,6 @@
-import { adapterContract, loopbackHarness } from 'dsh-llm/testing'
+import { adapterContract, loopbackHarness } from 'dsh-llm-testing'
 import OpenAIProvider from '../src/index.ts'
-import { sendError, sendStream, textReply, toolCallReply, wireUsage } from './emulator.ts'
+import { sendError, sendStream, textReply, toolCallReply, wireUsage } from 'dsh-llm-testing/openai'
 import { fakeKey } from './setup.ts'
 
 adapterContract('dsh-llm-openai', loopbackHarness({

@@ -1,7 +1,7 @@
 import type { HttpAdapterError } from 'dsh-llm/http'
-import { adapterCause, sampleRequest, startLoopback, streamError } from 'dsh-llm/testing'
+import { adapterCause, sampleRequest, startLoopback, streamError } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import { sendStream, textReply, toolCallReply } from './emulator.ts'
+import { sendStream, textReply, toolCallReply } from 'dsh-llm-testing/openai'
 import { setup } from './setup.ts'
 
 /** The adapter's own error behind the runtime's `ADAPTER_ERROR`/`CANCELLED` wrapper. */

@@ -1,6 +1,6 @@
-import { httpAdapterContract } from 'dsh-llm/testing'
+import { httpAdapterContract } from 'dsh-llm-testing'
 import OpenAIProvider, { createOpenAIAdapter, resolveConfig } from '../src/index.ts'
-import { chunk, sendError, sendStream, textReply, toolCallReply } from './emulator.ts'
+import { chunk, sendError, sendStream, textReply, toolCallReply } from 'dsh-llm-testing/openai'
 import { fakeKey } from './setup.ts'
 
 const data = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`

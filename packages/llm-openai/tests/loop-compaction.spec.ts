@@ -1,8 +1,8 @@
 import AgentSpine from 'dsh-agent-spine-demo'
-import { compactionCases } from 'dsh-llm/testing'
+import { compactionCases } from 'dsh-llm-testing'
 import { expect } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
-import { sendError, sendStream, textReply } from './emulator.ts'
+import { sendError, sendStream, textReply } from 'dsh-llm-testing/openai'
 import { fakeKey } from './setup.ts'
 
 compactionCases({

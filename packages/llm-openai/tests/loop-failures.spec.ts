@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-agent-spine-demo'
-import { fakeApiKey, startLoopback } from 'dsh-llm/testing'
+import { fakeApiKey, startLoopback } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
-import { chunk, sendError, sendStream, textReply } from './emulator.ts'
+import { chunk, sendError, sendStream, textReply } from 'dsh-llm-testing/openai'
 
 const failures: [string, (res: ServerResponse) => void, RegExp][] = [
   ['HTTP 500', (res) => sendError(res, 500, 'upstream exploded'), /500.*upstream exploded/],

@@ -1,16 +1,16 @@
 import type { ToolSchema } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
-import { drainStream, toolChanges } from 'dsh-llm/testing'
+import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA, type OpenAIConfig } from '../src/index.ts'
-import { sendStream, textReply } from './emulator.ts'
+import { sendStream, textReply } from 'dsh-llm-testing/openai'
 import { setup } from './setup.ts'
 
 const { read, write, grep, beforeAddition, afterAddition, afterRemoval } = toolChanges
 const MODELS: OpenAIConfig['models'] = ['deepseek-flash', { id: 'm-hist', toolUpdate: 'in-history' }, 'gpt-4o', { id: 'm-none', toolUpdate: 'none' }]
 
 async function run(config: Partial<OpenAIConfig>, ...requests: GenerateOptions[]) {
-  const h = await setup((_, res) => sendStream(res, textReply('ok')), { models: MODELS, ...config })
+  const h = await setup((_, res) => sendStream(res, textReply('ok')), { provider: 'deepseek', models: MODELS, ...config })
   for (const options of requests) await drainStream(h.ctx, options)
   await h.teardown()
   return h.server.requests.map((recorded) => ({ raw: recorded.body, body: JSON.parse(recorded.body), headers: recorded.headers }))

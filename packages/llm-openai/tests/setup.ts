@@ -1,4 +1,4 @@
-import { fakeApiKey, startLoopbackAdapter, type LoopbackHandler } from 'dsh-llm/testing'
+import { fakeApiKey, startLoopbackAdapter, type LoopbackHandler } from 'dsh-llm-testing'
 import OpenAIProvider, { type OpenAIConfig } from '../src/index.ts'
 
 /** A fresh env var name per test, holding a fresh fake key; removed by `cleanup()`. */

@@ -1,6 +1,6 @@
-import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm/testing'
+import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import { chunk, sendStream, textReply, usageChunk } from './emulator.ts'
+import { chunk, sendStream, textReply, usageChunk } from 'dsh-llm-testing/openai'
 import { setup } from './setup.ts'
 
 describe('text streaming', () => {

@@ -29,7 +29,7 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     .description('Model ids this adapter serves, as strings or { id, contextWindow }; each answers as scripted-echo unless a script is set.'),
   script: Schema.string()
     .description('Path of a JSON script ({"responses": [...]}) played one response per call; relative to the working directory.'),
-  toolUpdate: Schema.union(['none', 'addition-only', 'in-history'] as const).default('none')
+  toolUpdate: Schema.union(['none', 'append', 'addition-only', 'in-history'] as const).default('none')
     .description('Tool-update capability this route declares to the projection.'),
 })
 

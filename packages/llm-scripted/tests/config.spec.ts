@@ -15,7 +15,7 @@ describe('scripted plugin config', () => {
     expect(ctx.llm.contextWindow('tiny')).toBe(500)
   })
 
-  it.each(['none', 'addition-only', 'in-history'] as const)('declares toolUpdate %s', async (toolUpdate) => {
+  it.each(['none', 'append', 'addition-only', 'in-history'] as const)('declares toolUpdate %s', async (toolUpdate) => {
     const { ctx } = await setup({ toolUpdate })
     expect(ctx.llm.toolUpdateMode('scripted-echo')).toBe(toolUpdate)
   })
@@ -23,7 +23,7 @@ describe('scripted plugin config', () => {
   it.each([
     [{ models: 'scripted-echo' }, /models expected array/],
     [{ models: [3] }, /models\[0\] expected string/],
-    [{ toolUpdate: 'sometimes' }, /toolUpdate expected "none" \| "addition-only" \| "in-history" but got "sometimes"/],
+    [{ toolUpdate: 'sometimes' }, /toolUpdate expected "none" \| "append" \| "addition-only" \| "in-history" but got "sometimes"/],
     [{ script: 42 }, /script expected string but got 42/],
     [{ models: [{ id: 'a', contextWindow: 'big' }] }, /models\[0\]/],
   ])('rejects the wrongly typed config %j', async (config, field) => {

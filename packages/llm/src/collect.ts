@@ -10,18 +10,27 @@ export interface CollectedResponse {
   stopReason: StopReason
 }
 
+/** What `collect` reports while it drains a stream. */
+export interface CollectOptions {
+  /** Called with each text delta as it arrives. */
+  onText?: (delta: string) => void
+}
+
 /**
  * Drains a stream into one response. Errors of the stream propagate. A stream without `done` gets the
  * stop reason the runtime would synthesize (`tool_use` when calls were seen, else `end_turn`).
  */
-export async function collect(stream: AsyncIterable<StreamEvent>): Promise<CollectedResponse> {
+export async function collect(stream: AsyncIterable<StreamEvent>, options: CollectOptions = {}): Promise<CollectedResponse> {
+  const { onText } = options
   let text = ''
   const toolCalls: ToolCall[] = []
   let usage: Usage | undefined
   let stopReason: StopReason | undefined
   for await (const event of stream) {
-    if (event.type === 'text') text += event.delta
-    else if (event.type === 'tool-call') toolCalls.push(event.call)
+    if (event.type === 'text') {
+      text += event.delta
+      onText?.(event.delta)
+    } else if (event.type === 'tool-call') toolCalls.push(event.call)
     else if (event.type === 'usage') usage = event.usage
     else if (event.type === 'done') {
       stopReason = event.stopReason

@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every failure code `dsh-llm` raises. */
 export type LlmErrorCode =
   | 'UNKNOWN_MODEL'
@@ -9,7 +11,7 @@ export type LlmErrorCode =
   | 'CANCELLED'
 
 /** The one error class of `dsh-llm`; `code` tells callers and tests the failures apart. */
-export class LlmError extends Error {
+export class LlmError extends CodedError<LlmErrorCode> {
   override name = 'LlmError'
   /** Provider of the adapter involved, when one is. */
   provider?: string
@@ -17,11 +19,11 @@ export class LlmError extends Error {
   model?: string
 
   constructor(
-    public code: LlmErrorCode,
+    code: LlmErrorCode,
     message: string,
     details: { provider?: string; model?: string; cause?: unknown } = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause })
     if (details.provider !== undefined) this.provider = details.provider
     if (details.model !== undefined) this.model = details.model
   }

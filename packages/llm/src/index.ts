@@ -5,13 +5,31 @@ export type {
   StreamEvent,
   ToolUpdateMode,
 } from './types.ts'
-export { LlmRuntime, type LlmResponseInfo } from './runtime.ts'
+export { LlmRuntime, type LlmResponseInfo, type LlmRoute } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
-export { collect, type CollectedResponse } from './collect.ts'
-export { addUsage, emptyUsage, normalizeUsage, usageFromDashScope, usageFromGemini, type DashScopeUsage, type GeminiUsageMetadata } from './usage.ts'
+export { collect, type CollectOptions, type CollectedResponse } from './collect.ts'
+export { addUsage, emptyUsage, normalizeUsage, usageFromDashScope, type DashScopeUsage } from './usage.ts'
+export {
+  PROFILES,
+  PROVIDER_IDS,
+  cachePolicy,
+  defaultCachePolicy,
+  isProviderId,
+  providerOfEndpoint,
+  resolveProfile,
+  toolUpdateRefusal,
+  type CacheFacts,
+  type CacheMechanism,
+  type CacheTtl,
+  type ModelCachePolicy,
+  type ProfileSource,
+  type ProviderId,
+  type ProviderProfile,
+} from './profiles/index.ts'
 export {
   TOOL_UPDATE_MODES,
   projectToolUpdates,
+  toolNoticeText,
   type ProjectedMessage,
   type ProjectionFallback,
   type ToolDeclaration,

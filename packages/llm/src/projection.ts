@@ -4,7 +4,7 @@ import { LlmError } from './error.ts'
 import type { GenerateOptions, ToolUpdateMode } from './types.ts'
 
 /** The tool-update modes a route can declare. */
-export const TOOL_UPDATE_MODES: readonly ToolUpdateMode[] = ['none', 'addition-only', 'in-history']
+export const TOOL_UPDATE_MODES: readonly ToolUpdateMode[] = ['none', 'append', 'addition-only', 'in-history']
 
 /** A tool as a route declares it; `deferred` asks the provider to load its schema only when announced. */
 export interface ToolDeclaration {
@@ -59,6 +59,9 @@ function plainDeclarations(tools: readonly ToolSchema[]): ToolDeclaration[] {
  * - `addition-only`: the sequence-start declarations plus every tool added in the sequence (deferred),
  *   minus tools removed and not re-added; notices announce additions only.
  * - `in-history`: like `addition-only`, but removed tools stay declared and notices carry removals.
+ * - `append` (routes without tool-update blocks): the sequence-start declarations in their order, then each
+ *   tool the sequence added, appended in the order its update lists it, none deferred; removed tools stay
+ *   declared and a notice carries each removal (adapters send it as text, see `toolNoticeText`).
  *
  * History-capable modes fall back to `options.tools` without notices when the snapshot is missing,
  * when the messages lack a recorded update of the sequence, or when the snapshot disagrees with
@@ -68,7 +71,7 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
   if (!TOOL_UPDATE_MODES.includes(mode)) {
     throw new LlmError('INVALID_TOOL_UPDATE', `unknown tool-update mode ${JSON.stringify(mode)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
   }
-  const deferredNames = new Set(mode === 'none' ? [] : options.deferredTools ?? [])
+  const deferredNames = new Set(mode === 'none' || mode === 'append' ? [] : options.deferredTools ?? [])
   const current = (fallback?: ProjectionFallback): ToolProjection => ({
     mode,
     declarations: deferredNames.size
@@ -86,11 +89,12 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
   const replay = replayHistory(history, options.tools)
   if (!replay) return current('inconsistent-history')
 
-  const keep = (name: string) => mode === 'in-history' || replay.present.has(name)
+  const keep = (name: string) => mode !== 'addition-only' || replay.present.has(name)
+  const defers = mode !== 'append'
   const declarations: ToolDeclaration[] = []
   for (const [name, definition] of replay.declared) {
     if (!keep(name)) continue
-    declarations.push({ definition, deferred: replay.added.has(name) || deferredNames.has(name) })
+    declarations.push({ definition, deferred: defers && (replay.added.has(name) || deferredNames.has(name)) })
   }
   const messages: ProjectedMessage[] = []
   let index = 0
@@ -98,12 +102,24 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
     const update = matched.get(index++)
     if (isConversation(message)) messages.push(message)
     else if (update) {
-      const added = update.added.filter(keep).map((name) => replay.declared.get(name)!)
-      const removed = mode === 'in-history' ? [...update.removed] : []
+      // an appended tool is declared with the others, so only its removal needs saying
+      const added = mode === 'append' ? [] : update.added.filter(keep).map((name) => replay.declared.get(name)!)
+      const removed = mode === 'addition-only' ? [] : [...update.removed]
       if (added.length || removed.length) messages.push({ role: 'tool-update', added, removed })
     }
   }
   return { mode, declarations, messages }
+}
+
+/**
+ * The text a route without tool-update blocks sends for a notice (mode `append`): the tools it names stay
+ * declared, so the model is told which ones are gone; calling one fails as an unknown tool.
+ */
+export function toolNoticeText(notice: ToolUpdateNotice): string {
+  const names = notice.removed.map((name) => JSON.stringify(name)).join(', ')
+  return notice.removed.length === 1
+    ? `[tool registry] The tool ${names} has been removed: it is still declared, but a call to it fails.`
+    : `[tool registry] The tools ${names} have been removed: they are still declared, but a call to any of them fails.`
 }
 
 const conversations = new WeakMap<ReadonlyList<ChatMessage>, ReadonlyList<ProjectedMessage>>()

@@ -5,6 +5,8 @@ import { LlmError } from './error.ts'
 import { guardStream } from './guard.ts'
 import { TOOL_UPDATE_MODES } from './projection.ts'
 import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
+import { defaultCachePolicy } from './profiles/resolve.ts'
+import type { ModelCachePolicy } from './profiles/types.ts'
 import { emptyUsage } from './usage.ts'
 
 declare module 'cordis' {
@@ -26,6 +28,22 @@ export interface LlmResponseInfo {
   stopReason: StopReason
   /** False when the adapter sent no usage event and `usage` is the zero record. */
   usageReported: boolean
+}
+
+/**
+ * One model's route, resolved once: the adapter serving it and what that adapter declares. A caller that
+ * asks several things of one model in a row (its window, then a request) resolves it once this way.
+ */
+export interface LlmRoute {
+  readonly model: string
+  readonly adapter: LlmAdapter
+  /** The context window of the route's model, as `LlmRuntime.contextWindow`. */
+  contextWindow(): number | undefined
+  /**
+   * Streams as `LlmRuntime.stream`, through the route's adapter while it still serves `options.model`;
+   * a request for a model it does not serve (or sent after the adapter left) is resolved afresh.
+   */
+  stream(options: GenerateOptions): AsyncIterable<StreamEvent>
 }
 
 /** The model registry and streaming front of `dsh-llm` (ctx key `llm`). */
@@ -76,6 +94,21 @@ export class LlmRuntime extends Service {
     })
   }
 
+  /** The route serving `model` (see `LlmRoute`); throws as `resolve`. */
+  route(model: string): LlmRoute {
+    const self = rawService(this)
+    const adapter = self.resolve(model)
+    return {
+      model,
+      adapter,
+      contextWindow: () => windowOf(adapter, model),
+      stream: (options) => {
+        deepFreeze(options)
+        return self.dispatch(options, adapter)
+      },
+    }
+  }
+
   /** Served model ids, sorted by code units so the list never depends on registration timing. */
   models(): string[] {
     return [...this.adapters.keys()].sort(compareCodeUnits)
@@ -95,19 +128,20 @@ export class LlmRuntime extends Service {
   }
 
   /**
+   * How requests for `model` use the provider's prompt cache: its profile (mechanism, granularity, minimum,
+   * lifetimes), the lifetime its entry asks for and its minimum cacheable length. Models whose adapter
+   * declares no policy get the generic profile.
+   */
+  cachePolicy(model: string): ModelCachePolicy {
+    return this.resolve(model).cachePolicy?.(model) ?? defaultCachePolicy(model)
+  }
+
+  /**
    * The context window of `model` in tokens, as its adapter declares it; undefined when the adapter
    * declares none (callers then cannot tell how full a request is).
    */
   contextWindow(model: string): number | undefined {
-    const adapter = this.resolve(model)
-    const declared = typeof adapter.contextWindow === 'function' ? adapter.contextWindow(model) : adapter.contextWindow
-    if (declared === undefined) return undefined
-    if (!Number.isSafeInteger(declared) || declared < 1) {
-      throw new LlmError('INVALID_ADAPTER', `provider "${adapter.provider}" declares context window ${JSON.stringify(declared)} for model "${model}"; it must be a whole number of tokens >= 1`, {
-        provider: adapter.provider, model,
-      })
-    }
-    return declared
+    return windowOf(this.resolve(model), model)
   }
 
   /**
@@ -125,8 +159,8 @@ export class LlmRuntime extends Service {
     return collect(rawService(this).stream(options))
   }
 
-  private async* dispatch(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
-    const adapter = this.resolve(options.model)
+  private async* dispatch(options: GenerateOptions, resolved?: LlmAdapter): AsyncGenerator<StreamEvent, void, undefined> {
+    const adapter = resolved !== undefined && this.adapters.get(options.model) === resolved ? resolved : this.resolve(options.model)
     this.notify(() => this.emit('llm/request', options, adapter.provider))
     yield* guardStream(adapter, options, ({ usage, stopReason }) => {
       const info: LlmResponseInfo = { provider: adapter.provider, stopReason, usageReported: usage !== undefined }
@@ -146,6 +180,17 @@ export class LlmRuntime extends Service {
 
 export default LlmRuntime
 
+/** The context window `adapter` declares for `model`, checked. */
+function windowOf(adapter: LlmAdapter, model: string): number | undefined {
+  const declared = typeof adapter.contextWindow === 'function' ? adapter.contextWindow(model) : adapter.contextWindow
+  if (declared === undefined) return undefined
+  if (!Number.isSafeInteger(declared) || declared < 1) {
+    throw new LlmError('INVALID_ADAPTER', `provider "${adapter.provider}" declares context window ${JSON.stringify(declared)} for model "${model}"; it must be a whole number of tokens >= 1`, {
+      provider: adapter.provider, model,
+    })
+  }
+  return declared
+}
 
 function checkAdapter(adapter: LlmAdapter): string[] {
   const provider = adapter?.provider

@@ -1,7 +1,13 @@
 import type { ChatMessage, ReadonlyList, ToolCall, ToolHistorySnapshot, ToolSchema, Usage } from 'dsh-core'
 
-/** How a route can take tool changes without rewriting the cached prefix. */
-export type ToolUpdateMode = 'none' | 'addition-only' | 'in-history'
+import type { ModelCachePolicy } from './profiles/types.ts'
+
+/**
+ * How a route takes tool changes: `none` declares the effective tools; `append` keeps the sequence's
+ * declaration order and appends tools that join; `addition-only` and `in-history` announce changes in
+ * history with tool-update blocks (routes that take them only).
+ */
+export type ToolUpdateMode = 'none' | 'addition-only' | 'in-history' | 'append'
 
 /** What a caller asks a model for. Deep-frozen by `llm.stream()` before any adapter sees it. */
 export interface GenerateOptions {
@@ -39,5 +45,7 @@ export interface LlmAdapter {
   toolUpdate?: ToolUpdateMode | ((model: string) => ToolUpdateMode)
   /** Context window of a served model, in tokens (prompt and output together); undefined when unknown. */
   contextWindow?: number | ((model: string) => number | undefined)
+  /** How a served model's requests use the provider's prompt cache; the generic profile when undefined. */
+  cachePolicy?(model: string): ModelCachePolicy | undefined
   stream(options: GenerateOptions): AsyncIterable<StreamEvent>
 }

@@ -55,26 +55,3 @@ export function usageFromDashScope(usage: DashScopeUsage | null | undefined): Us
     cacheWriteTokens: details?.cache_creation_input_tokens ?? 0,
   })
 }
-
-/**
- * Gemini's `usageMetadata` (Gemini API and Vertex AI). `promptTokenCount` includes the
- * `cachedContentTokenCount` read from an implicit or explicit context cache; Gemini reports no cache
- * writes. Thinking tokens (`thoughtsTokenCount`) are billed as output, so they join `candidatesTokenCount`.
- */
-export interface GeminiUsageMetadata {
-  promptTokenCount?: number | null
-  candidatesTokenCount?: number | null
-  thoughtsTokenCount?: number | null
-  cachedContentTokenCount?: number | null
-  totalTokenCount?: number | null
-}
-
-/** Normalizes Gemini `usageMetadata`. */
-export function usageFromGemini(metadata: GeminiUsageMetadata | null | undefined): Usage {
-  return normalizeUsage({
-    inputTokens: metadata?.promptTokenCount ?? 0,
-    outputTokens: toCount(metadata?.candidatesTokenCount) + toCount(metadata?.thoughtsTokenCount),
-    cacheReadTokens: metadata?.cachedContentTokenCount ?? 0,
-    cacheWriteTokens: 0,
-  })
-}

@@ -71,7 +71,10 @@ describe('lazyConnection', () => {
     expect(() => connect('m')).toThrow(`environment variable ${name} is not set (needed by dsh-test for model m)`)
     process.env[name] = ''
     expect(() => connect('m')).toThrow(`environment variable ${name} is empty`)
-    process.env[name] = 'sk-1'
+    process.env[name] = ' \r\n'
+    expect(() => connect('m')).toThrow(`environment variable ${name} is empty`)
+    // a CRLF .env or a pasted space: the key is sent, and so redacted, trimmed
+    process.env[name] = ' sk-1\r'
     try {
       expect(connect('a').site).toEqual({ url: site.url, model: 'a', apiKey: 'sk-1', timeoutMs: 50 })
       expect(connect('b').site.model).toBe('b')

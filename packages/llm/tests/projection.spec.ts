@@ -43,6 +43,29 @@ describe('projectToolUpdates', () => {
     expect(notices(projection)).toEqual(['+c -', '+ -b'])
   })
 
+  it('append: keeps the sequence\'s declaration order, appends what joins, keeps removed tools, tells removals only', () => {
+    // b and d join after c, which sorts after them; the effective list is canonical, the projection is not
+    const joined = simulate([[a, c], [a, b, c], [a, b, c, d], [a, b, d]])
+    const projection = projectToolUpdates(request(joined, { deferredTools: ['a'] }), 'append')
+    expect(declared(projection)).toEqual(['a', 'c', 'b', 'd'])
+    expect(notices(projection)).toEqual(['+ -c'])
+    expect(projection.fallback).toBeUndefined()
+    expect(joined.tools.map((t) => t.name)).toEqual(['a', 'b', 'd'])
+  })
+
+  it('append: each request declares the previous request\'s tools as a prefix, in the same order', () => {
+    const steps = [[a, c], [a, b, c], [a, b, c, d], [a, b, d]]
+    const lists = steps.map((_, index) => declared(projectToolUpdates(request(simulate(steps.slice(0, index + 1))), 'append')))
+    for (let index = 1; index < lists.length; index++) expect(lists[index]!.slice(0, lists[index - 1]!.length)).toEqual(lists[index - 1])
+  })
+
+  it('append: falls back to the effective tools in canonical order without a tool history', () => {
+    const joined = simulate([[a, c], [a, b, c]])
+    const projection = projectToolUpdates(request(joined, { toolHistory: undefined }), 'append')
+    expect(declared(projection)).toEqual(['a', 'b', 'c'])
+    expect(projection.fallback).toBe('missing-history')
+  })
+
   it('in-history: a tool restored unchanged keeps the declarations and is announced again', () => {
     const restored = simulate([[a, b], [a], [a, b]])
     const projection = projectToolUpdates(request(restored), 'in-history')
@@ -125,7 +148,7 @@ describe('projectToolUpdates', () => {
 
   it('rejects an unknown mode, listing the valid ones', () => {
     expect(() => projectToolUpdates(request(addThenRemove), 'sometimes' as ToolUpdateMode))
-      .toThrow('unknown tool-update mode "sometimes"; valid: none, addition-only, in-history')
+      .toThrow('unknown tool-update mode "sometimes"; valid: none, append, addition-only, in-history')
   })
 
   it('works on frozen options and repeats itself exactly', () => {

@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import { LlmError } from 'dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { fakeAdapter, failure, setup } from './setup.ts'
+import { drain, fakeAdapter, failure, options, setup } from './setup.ts'
 
 const done = [{ type: 'done', stopReason: 'end_turn' } as const]
 
@@ -71,6 +71,35 @@ describe('adapter registry', () => {
     expect(ctx.llm.resolve('temporary').provider).toBe('q')
   })
 
+  it('resolves a route once: its window and its requests use the adapter it found', async () => {
+    const ctx = await setup()
+    const served = fakeAdapter('p', ['m', 'n'], done, { contextWindow: (model) => model === 'm' ? 1000 : 2000 })
+    ctx.llm.register(served.adapter)
+    const route = ctx.llm.route('m')
+    expect(route.adapter).toBe(served.adapter)
+    expect(route.contextWindow()).toBe(1000)
+    await drain(route.stream(options('m')))
+    // a request for another model the same adapter serves goes to it too
+    await drain(route.stream(options('n')))
+    expect(served.seen.map((request) => request.model)).toEqual(['m', 'n'])
+    expect(() => ctx.llm.route('nothing')).toThrow('unknown model "nothing"; served models: m, n')
+  })
+
+  it('resolves a route\'s request afresh once its adapter no longer serves the model', async () => {
+    const ctx = await setup()
+    const first = fakeAdapter('first', ['m'], done)
+    const unregister = ctx.llm.register(first.adapter)
+    const route = ctx.llm.route('m')
+    await unregister()
+    const error = await failure(drain(route.stream(options('m'))))
+    expect(error).toBeInstanceOf(LlmError)
+    expect(error.code).toBe('UNKNOWN_MODEL')
+    const second = fakeAdapter('second', ['m'], done)
+    ctx.llm.register(second.adapter)
+    await drain(route.stream(options('m')))
+    expect([first.seen.length, second.seen.length]).toEqual([0, 1])
+  })
+
   it('returns a disposer that unregisters', async () => {
     const ctx = await setup()
     const dispose = ctx.llm.register(fakeAdapter('p', ['m'], done).adapter)
@@ -83,7 +112,7 @@ describe('adapter registry', () => {
     [{ provider: 'p', models: [] }, 'adapter "p": models must be a non-empty array'],
     [{ provider: 'p', models: ['m', 'm'] }, 'model "m" is listed twice'],
     [{ provider: 'p', models: [''] }, 'model ids must be non-empty strings, got ""'],
-    [{ provider: 'p', models: ['m'], toolUpdate: 'sometimes' }, 'toolUpdate "sometimes" is not a mode; valid: none, addition-only, in-history'],
+    [{ provider: 'p', models: ['m'], toolUpdate: 'sometimes' }, 'toolUpdate "sometimes" is not a mode; valid: none, append, addition-only, in-history'],
   ])('refuses a malformed adapter %j', async (shape, message) => {
     const ctx = await setup()
     const adapter = { ...fakeAdapter('x', ['x'], done).adapter, ...shape } as any
@@ -109,7 +138,7 @@ describe('adapter registry', () => {
     const error = await failure(Promise.resolve().then(() => ctx.llm.toolUpdateMode('pm-b')))
     expect(error.code).toBe('INVALID_TOOL_UPDATE')
     expect(error.message).toContain('"bogus"')
-    expect(error.message).toContain('valid: none, addition-only, in-history')
+    expect(error.message).toContain('valid: none, append, addition-only, in-history')
   })
 
   it('reports the context window a route declares, none when it declares none, and refuses a bad one', async () => {

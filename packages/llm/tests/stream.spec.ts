@@ -230,6 +230,17 @@ describe('collect', () => {
     })
   })
 
+  it('hands each text delta to onText as it arrives, before the next event is read', async () => {
+    const seen: string[] = []
+    const raw = (async function* () {
+      yield { type: 'text', delta: 'a' } as StreamEvent
+      seen.push('read on')
+      yield { type: 'text', delta: 'b' } as StreamEvent
+    })()
+    expect((await collect(raw, { onText: (delta) => seen.push(delta) })).text).toBe('ab')
+    expect(seen).toEqual(['a', 'read on', 'b'])
+  })
+
   it('leaves usage undefined when none was reported and infers the stop reason of a raw stream', async () => {
     const raw = (async function* () { yield { type: 'tool-call', call: { id: 'a', name: 't', arguments: {} } } as StreamEvent })()
     expect(await collect(raw)).toEqual({ text: '', toolCalls: [{ id: 'a', name: 't', arguments: {} }], usage: undefined, stopReason: 'tool_use' })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { usageFromDashScope, usageFromGemini } from '../src/index.ts'
+import { usageFromDashScope } from '../src/index.ts'
 
 // Response bodies in the shapes the providers document, as a recording would hold them.
 const DASHSCOPE_NATIVE = `{
@@ -27,20 +27,6 @@ const DASHSCOPE_COMPATIBLE_EXPLICIT = `{
   }
 }`
 
-const GEMINI = `{
-  "candidates": [{ "content": { "role": "model", "parts": [{ "text": "Done." }] }, "finishReason": "STOP", "index": 0 }],
-  "usageMetadata": {
-    "promptTokenCount": 18625,
-    "candidatesTokenCount": 188,
-    "thoughtsTokenCount": 40,
-    "cachedContentTokenCount": 18010,
-    "totalTokenCount": 18853,
-    "promptTokensDetails": [{ "modality": "TEXT", "tokenCount": 18625 }],
-    "cacheTokensDetails": [{ "modality": "TEXT", "tokenCount": 18010 }]
-  },
-  "modelVersion": "gemini-2.5-flash"
-}`
-
 describe('DashScope usage', () => {
   it('reads native input/output tokens and cached_tokens as cache reads', () => {
     expect(usageFromDashScope(JSON.parse(DASHSCOPE_NATIVE).usage))
@@ -55,17 +41,5 @@ describe('DashScope usage', () => {
   it('turns a missing or malformed record into zeros', () => {
     expect(usageFromDashScope(undefined)).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 })
     expect(usageFromDashScope({ input_tokens: -3, prompt_tokens_details: null })).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 })
-  })
-})
-
-describe('Gemini usageMetadata', () => {
-  it('reads cachedContentTokenCount as cache reads inside promptTokenCount, and thinking as output', () => {
-    expect(usageFromGemini(JSON.parse(GEMINI).usageMetadata))
-      .toEqual({ inputTokens: 18625, outputTokens: 228, cacheReadTokens: 18010, cacheWriteTokens: 0 })
-  })
-
-  it('reads a response without a cache hit, where cachedContentTokenCount is absent', () => {
-    expect(usageFromGemini({ promptTokenCount: 12, candidatesTokenCount: 3, totalTokenCount: 15 }))
-      .toEqual({ inputTokens: 12, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 })
   })
 })

@@ -1,4 +1,5 @@
-import { changedSection, compareTools, firstByteDifference, type ToolChanges } from './diff.ts'
+import { systemDiff } from 'dsh-system-prompt'
+import { compareTools, type ToolChanges } from './diff.ts'
 import { isCacheDrop, resolveThresholds } from './thresholds.ts'
 import type { BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresholds, RequestFingerprint } from './types.ts'
 
@@ -41,11 +42,9 @@ export function classifyBreak(
   }
   if (a.systemHash !== b.systemHash) {
     reasons.push('system_changed')
-    const offset = firstByteDifference(previous.system, current.system)
-    if (offset !== undefined) {
-      const section = changedSection(a.sections, b.sections, offset)
-      Object.assign(details, section === undefined ? { offset } : { section, offset })
-    }
+    // where and why, as `dsh-prompt diff` says it: one rule for both (a separator belongs to the section after it)
+    const found = systemDiff({ system: previous.system, sections: a.sections }, { system: current.system, sections: b.sections })
+    if (found) Object.assign(details, found.section === undefined ? { offset: found.offset } : { section: found.section, offset: found.offset })
   }
   if (!reasons.length) reasons.push('likely_provider_ttl_or_eviction')
 

@@ -1,5 +1,5 @@
 import { deepFreeze } from 'dsh-core'
-import { joinSections, sectionAt as rangeAt, sectionRanges, type RenderedSection } from 'dsh-system-prompt'
+import { joinSections, sectionRanges, type RenderedSection } from 'dsh-system-prompt'
 import { shortHash } from './hash.ts'
 import type { SectionFingerprint } from './types.ts'
 
@@ -10,14 +10,6 @@ import type { SectionFingerprint } from './types.ts'
 export function sectionSpans(sections: readonly RenderedSection[], system: string): SectionFingerprint[] | undefined {
   if (joinSections(sections) !== system) return undefined
   return sectionRanges(sections).map(({ name, start, end }, index) => ({ name, hash: shortHash(sections[index]!.text), start, end }))
-}
-
-/**
- * The section that owns byte `offset`: the first whose text ends after it. A separator belongs to the
- * section after it, since that section is why the separator is there.
- */
-export function sectionAt(spans: readonly SectionFingerprint[], offset: number): SectionFingerprint | undefined {
-  return rangeAt(spans, offset, 'following')
 }
 
 /**

@@ -1,15 +1,18 @@
-import { quote, deepFreeze, rawService } from 'dsh-core'
+import { quote, deepFreeze, rawService, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import type {} from 'dsh-session'
 import { renderSections } from 'dsh-system-prompt'
-import { classifyBreak } from './classify.ts'
+import { ColdWatch, type ColdCache } from './cold.ts'
+import { explainBreak, type RuledObservation } from './explain.ts'
 import { fingerprint } from './fingerprint.ts'
+import { layoutOf } from './layout.ts'
+import { routeCaching, type RouteCaching } from './route-caching.ts'
 import { SectionIndex } from './sections.ts'
 import { DEFAULT_THRESHOLDS, isDropRatio, resolveThresholds } from './thresholds.ts'
-import type { CacheObservation, DropThresholds, PromptCacheBreak, RequestFingerprint } from './types.ts'
+import type { DropThresholds, PromptCacheBreak, RequestFingerprint } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -18,6 +21,8 @@ declare module 'cordis' {
   interface Events {
     /** Emitted (sync) when an agent's cache reads fell past the thresholds; the same data is logged to its session. */
     'prompt-cache/break'(agent: Agent, info: PromptCacheBreak): void
+    /** Emitted (sync) when an idle agent's last request is older than its model's cache TTL: the next turn starts cold. */
+    'prompt-cache/cold'(agent: Agent, info: ColdCache): void
   }
 }
 
@@ -31,13 +36,15 @@ export interface PromptCacheConfig {
   enabled: boolean
   minDropRatio: number
   minDropTokens: number
+  coldNotice: boolean
+  ttlMs?: number
 }
 
 type UsageUpdate = Extract<AgentUpdate, { type: 'usage' }>
 
 /** An agent's last observed request and the breaks found so far in this process. */
 interface AgentRecord {
-  last?: CacheObservation
+  last?: RuledObservation
   breaks: PromptCacheBreak[]
 }
 
@@ -46,9 +53,23 @@ interface Dispatch {
   at: number
 }
 
+// A frozen fingerprint (an unchanged header) gives the same hash list, so layouts compare it by identity.
+const hashLists = new WeakMap<RequestFingerprint, readonly string[]>()
+function toolHashesOf(print: RequestFingerprint): readonly string[] {
+  let hashes = hashLists.get(print)
+  if (!hashes) hashLists.set(print, hashes = print.tools.map((tool) => tool.hash))
+  return hashes
+}
+
 const dropRatio = Schema.transform(Schema.number(), (value) => {
   if (isDropRatio(value)) return value
   throw new Schema.ValidationError(`expected a number greater than 0 and at most 1 but got ${quote(value)}`, { path: ['minDropRatio'] })
+})
+
+// absent stays absent; anything else must be a positive number of milliseconds
+const optionalMs = Schema.transform(Schema.any(), (value): number | undefined => {
+  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0)) return value
+  throw new Schema.ValidationError(`expected a number of milliseconds greater than 0 but got ${quote(value)}`, { path: ['ttlMs'] })
 })
 
 /**
@@ -59,12 +80,16 @@ const dropRatio = Schema.transform(Schema.number(), (value) => {
 export class PromptCache extends Service {
   static inject = ['llm']
 
-  static Config: Schema<PromptCacheConfig> = Schema.object({
+  static Config: Schema<ConfigInput<PromptCacheConfig>, PromptCacheConfig> = Schema.object({
     enabled: Schema.boolean().default(true).description('Watch requests and report breaks; false registers no listeners.'),
     minDropRatio: dropRatio.default(DEFAULT_THRESHOLDS.minDropRatio)
       .description('Least fall in cache reads, as a fraction of the previous read (0 < x ≤ 1), for a break.'),
     minDropTokens: Schema.natural().default(DEFAULT_THRESHOLDS.minDropTokens)
       .description('Least fall in cache reads, in tokens, for a break.'),
+    coldNotice: Schema.boolean().default(true)
+      .description('Emit prompt-cache/cold when an idle agent passes its model\'s cache TTL (front doors show it).'),
+    ttlMs: optionalMs
+      .description('Cache TTL in ms to assume for every model, instead of its profile\'s (a self-hosted server whose eviction time you know).'),
   })
 
   private readonly sections = new SectionIndex()
@@ -75,6 +100,7 @@ export class PromptCache extends Service {
   private readonly logger: ReturnType<Context['logger']>
   private readonly llm: Context['llm']
   private readonly thresholds: DropThresholds
+  private readonly cold: ColdWatch
 
   constructor(ctx: Context, public readonly config: PromptCacheConfig) {
     // Checked before super() so a bad config never leaves a half-built service registered as ctx.promptCache.
@@ -84,6 +110,11 @@ export class PromptCache extends Service {
     this.notify = ctx.emit
     this.logger = ctx.logger('prompt-cache')
     this.llm = rawService(ctx.llm)
+    this.cold = new ColdWatch((agent, info) => {
+      this.logger.debug('prompt cache of agent %s is cold: idle %d ms, past the %d ms TTL of %s', agent.id, info.idleMs, info.ttlMs, info.model)
+      this.guard(() => this.notify('prompt-cache/cold', agent, info), 'a prompt-cache/cold listener threw')
+    })
+    ctx.effect(() => () => this.cold.dispose(), 'promptCache: cold-cache timers')
     if (config.enabled === false) return
 
     // Outermost listener: it sees the assembly every other listener produced, and hands it on untouched.
@@ -115,6 +146,11 @@ export class PromptCache extends Service {
     return [...this.agents.get(agentId)?.breaks ?? []]
   }
 
+  /** How the route of `model` caches: its rules and where its planner puts markers (none when unknown). */
+  caching(model: string): RouteCaching {
+    return routeCaching(this.llm, model)
+  }
+
   private take(options: GenerateOptions): RequestFingerprint {
     return fingerprint(options, { sections: this.sections.lookup(options.system), toolUpdateMode: this.modeOf(options.model) })
   }
@@ -131,18 +167,28 @@ export class PromptCache extends Service {
     const options = agent.lastRequest
     if (!options) return
     const dispatch = this.dispatched.get(options as GenerateOptions)
-    const current: CacheObservation = {
-      fingerprint: dispatch?.fingerprint ?? this.take(options as GenerateOptions),
-      usage,
-      system: options.system,
-      ...(dispatch ? { at: dispatch.at } : {}),
-    }
+    const print = dispatch?.fingerprint ?? this.take(options as GenerateOptions)
+    const caching = this.caching(options.model)
     let record = this.agents.get(agent.id)
     if (!record) this.agents.set(agent.id, record = { breaks: [] })
     const previous = record.last
+    const flags = `${print.deferredTools.join(',')}|${print.toolUpdateMode ?? ''}`
+    const marks = caching.marks?.(options as GenerateOptions)
+    const current: RuledObservation = {
+      fingerprint: print,
+      usage,
+      system: options.system,
+      layout: layoutOf(options, toolHashesOf(print), flags, marks, previous?.layout),
+      ...(dispatch ? { at: dispatch.at } : {}),
+    }
     record.last = current
+    const ttlMs = this.config.ttlMs ?? caching.rules?.ttlMs
+    if (this.config.coldNotice !== false && ttlMs !== undefined) {
+      const profile = this.config.ttlMs === undefined ? caching.rules?.profile : undefined
+      this.cold.arm(agent, { model: options.model, ...(profile ? { profile } : {}), ttlMs, promptTokens: usage.inputTokens }, dispatch?.at ?? Date.now())
+    }
     if (!previous) return
-    const found = classifyBreak(previous, current, this.thresholds)
+    const found = explainBreak(previous, current, { ...(caching.rules ? { rules: caching.rules } : {}), thresholds: this.thresholds })
     if (!found) return
 
     const info = deepFreeze<PromptCacheBreak>({ turn, step, ...found })

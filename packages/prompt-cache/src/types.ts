@@ -56,7 +56,10 @@ export interface DropThresholds {
  * schema (`tools_schema_changed`, with `addedTools` / `removedTools`); a change of the header flags that
  * decide how tools are cached on the wire (deferred loading, tool-update mode) is `cache_control_changed`.
  */
-export type BreakReason =
+export type BreakReason = PrefixReason | RuleReason
+
+/** The seed's reasons: a change in the cached prefix, or (nothing changed) the provider. */
+export type PrefixReason =
   | 'model_changed'
   | 'tools_order_changed'
   | 'tools_schema_changed'
@@ -64,10 +67,20 @@ export type BreakReason =
   | 'system_changed'
   | 'likely_provider_ttl_or_eviction'
 
-/** Every break reason, in prefix order. */
-export const BREAK_REASONS: readonly BreakReason[] = [
+/** Every seed reason, in prefix order. */
+export const BREAK_REASONS: readonly PrefixReason[] = [
   'model_changed', 'tools_order_changed', 'tools_schema_changed', 'cache_control_changed', 'system_changed', 'likely_provider_ttl_or_eviction',
 ]
+
+/**
+ * Reasons found by predicting the read from the route's cache rules (`explainBreak`): the idle gap passed
+ * the TTL, the prefix is shorter than the minimum, an explicit cache had no breakpoint in reach, or the
+ * prediction said hit and nothing explains the miss.
+ */
+export type RuleReason = 'ttl_expired' | 'below_minimum' | 'no_breakpoint' | 'provider_miss'
+
+/** Every rule reason. */
+export const RULE_REASONS: readonly RuleReason[] = ['ttl_expired', 'below_minimum', 'no_breakpoint', 'provider_miss']
 
 /** A header flag whose change can move the cached prefix. */
 export type ChangedFlag = 'deferredTools' | 'toolUpdateMode'
@@ -100,6 +113,12 @@ export interface CacheBreak {
   section?: string
   /** system_changed: UTF-8 byte offset of the first difference in the rendered prompt. */
   offset?: number
+  /** With cache rules: the profile they come from. */
+  profile?: string
+  /** With cache rules: the cache read they predicted for this request. */
+  predictedCacheReadTokens?: number
+  /** ttl_expired: the profile's TTL the idle gap passed. */
+  ttlMs?: number
 }
 
 /** A break as logged (`prompt-cache/break`) and emitted: where it happened and what was found. */

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GenerateOptions, ToolUpdateMode } from 'dsh-llm'
 import type { RenderedSection } from 'dsh-system-prompt'
-import { PromptCacheError, classifyBreak, firstByteDifference, fingerprint, type CacheObservation } from '../src/index.ts'
+import { PromptCacheError, classifyBreak, fingerprint, type CacheObservation } from '../src/index.ts'
 
 const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })
 const TOOLS = [tool('alpha'), tool('beta'), tool('gamma')]
@@ -186,27 +186,5 @@ describe('classifyBreak: system_changed', () => {
     const found = classifyBreak({ ...previous, fingerprint: before }, { ...current, fingerprint: after })
     expect(found).toMatchObject({ reason: 'system_changed', offset: offsetOf('You are DSH.\n\nTerse — très.\n\nNotes: ') })
     expect(found).not.toHaveProperty('section')
-  })
-})
-
-describe('firstByteDifference', () => {
-  it('is the length of the longest common UTF-8 byte prefix', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'é', 'è', '😀', '😁', '\n'), maxLength: 10 })
-    fc.assert(fc.property(text, text, (a, b) => {
-      const offset = firstByteDifference(a, b)
-      if (a === b) {
-        expect(offset).toBeUndefined()
-        return
-      }
-      const left = Buffer.from(a)
-      const right = Buffer.from(b)
-      expect(left.subarray(0, offset).equals(right.subarray(0, offset))).toBe(true)
-      expect(offset === left.length || offset === right.length || left[offset!] !== right[offset!]).toBe(true)
-    }))
-  })
-
-  it('counts bytes, not UTF-16 units, and can stop inside a character', () => {
-    expect(firstByteDifference('très', 'trés')).toBe(3)
-    expect(firstByteDifference('😀', '😁')).toBe(3)
   })
 })

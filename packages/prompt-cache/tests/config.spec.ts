@@ -15,12 +15,13 @@ async function load(config: unknown) {
 describe('config', () => {
   it('defaults to enabled, a 0.5 ratio and 1024 tokens', async () => {
     await load({})
-    expect(ctx.promptCache.config).toEqual({ enabled: true, minDropRatio: 0.5, minDropTokens: 1024 })
+    expect(ctx.promptCache.config).toEqual({ enabled: true, minDropRatio: 0.5, minDropTokens: 1024, coldNotice: true })
+    expect('ttlMs' in ctx.promptCache.config).toBe(false)
   })
 
   it('accepts the edges of each range', async () => {
-    await load({ minDropRatio: 1, minDropTokens: 0, enabled: false })
-    expect(ctx.promptCache.config).toEqual({ enabled: false, minDropRatio: 1, minDropTokens: 0 })
+    await load({ minDropRatio: 1, minDropTokens: 0, enabled: false, coldNotice: false, ttlMs: 0.5 })
+    expect(ctx.promptCache.config).toEqual({ enabled: false, minDropRatio: 1, minDropTokens: 0, coldNotice: false, ttlMs: 0.5 })
   })
 
   const bad: [string, unknown, RegExp][] = [
@@ -34,6 +35,10 @@ describe('config', () => {
     ['minDropTokens', Number.POSITIVE_INFINITY, /minDropTokens/],
     ['minDropTokens', '1024', /minDropTokens.*expected number/],
     ['enabled', 'yes', /enabled.*expected boolean/],
+    ['coldNotice', 'no', /coldNotice.*expected boolean/],
+    ['ttlMs', 0, /ttlMs.*greater than 0 but got 0/],
+    ['ttlMs', -5, /ttlMs.*got -5/],
+    ['ttlMs', '5m', /ttlMs.*greater than 0 but got "5m"/],
   ]
   for (const [key, value, message] of bad) {
     it(`refuses ${key}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`, async () => {

@@ -26,12 +26,13 @@ export interface Reply {
  * An adapter serving `cache-a` and `cache-b` that records each request and answers from a queue of
  * replies; each reply's cache figures are the usage it reports. An empty queue answers with no cache reads.
  */
-export function cacheAdapter() {
+export function cacheAdapter(cachePolicy?: LlmAdapter['cachePolicy']) {
   const calls: GenerateOptions[] = []
   const replies: Reply[] = []
   const adapter: LlmAdapter = {
     provider: 'cache-test',
     models: MODELS,
+    ...cachePolicy && { cachePolicy },
     async* stream(options): AsyncGenerator<StreamEvent> {
       calls.push(options)
       const reply = replies.shift() ?? { read: 0 }
@@ -47,6 +48,8 @@ export interface SetupOptions {
   /** Detector config; `false` leaves the detector out. */
   detector?: Partial<PromptCacheConfig> | false
   persona?: string
+  /** The cache policy the test adapter declares for its models (none: the generic profile). */
+  cachePolicy?: LlmAdapter['cachePolicy']
   /** The system prompt's `schemaKeyOrder` (its default when unset). */
   schemaKeyOrder?: 'canonical' | 'registered'
 }
@@ -61,7 +64,7 @@ export async function setup(options: SetupOptions = {}) {
     fibers.push(fiber)
     return fiber
   }
-  const model = cacheAdapter()
+  const model = cacheAdapter(options.cachePolicy)
   await plug(SystemPrompt, { persona: options.persona ?? PERSONA, ...options.schemaKeyOrder && { schemaKeyOrder: options.schemaKeyOrder } })
   await plug(ToolRuntime, {})
   await plug(SessionStore, { persistenceRoot: root })

@@ -1,3 +1,4 @@
+import { PROVIDER_IDS, isProviderId, type ProviderId } from 'dsh-llm'
 import { PromptCliError } from './errors.ts'
 
 /** Quiet time after the last tool or prompt change before an app counts as settled, in ms. */
@@ -7,6 +8,8 @@ export type Command =
   | { command: 'help' }
   | { command: 'inspect'; file: string; json: boolean; settleMs: number }
   | { command: 'diff'; a: string; b: string; json: boolean; settleMs: number; pg: PgInputOptions }
+  | { command: 'view'; input: string; out: string | undefined; open: boolean; json: boolean; pg: PgInputOptions; provider?: ProviderId; cacheTtl?: string }
+  | { command: 'lint'; file: string; json: boolean; settleMs: number; maxToolBytes: number }
 
 /** Where `pg:` inputs are read: the variable holding the URL, and the schema. */
 export interface PgInputOptions {
@@ -17,9 +20,14 @@ export interface PgInputOptions {
 export const DEFAULT_PG_URL_ENV = 'DSH_PG_URL'
 export const DEFAULT_PG_SCHEMA = 'dsh'
 
+/** Default size of the tool block (`JSON.stringify(tools)`, bytes) above which `lint` reports it. */
+export const DEFAULT_MAX_TOOL_BYTES = 16_384
+
 export const USAGE = `Usage:
   dsh-prompt inspect <cordis.yml> [--json] [--settle <ms>]
   dsh-prompt diff <a> <b> [--json] [--settle <ms>] [--pg-url-env <NAME>] [--pg-schema <name>]
+  dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open] [--provider <id> [--cache-ttl <name>]]
+  dsh-prompt lint <cordis.yml> [--json] [--settle <ms>] [--max-tool-bytes <n>]
   dsh-prompt --help
 
 inspect  Boot an app file without serving it and show the request prefix the agent loop would send:
@@ -29,6 +37,12 @@ diff     Compare two request prefixes and name the first byte where they diverge
          files (.yml/.yaml, inspected as above) or session logs (.jsonl: the last request/header, or
          file.jsonl#SEQ for the header with that seq) or sessions in PostgreSQL (pg:SESSION-ID, or
          pg:SESSION-ID#SEQ). The prefix is JSON.stringify(tools) + "\\n" + system.
+view     Write one self-contained HTML page for a session (no network, works from file://): a summary of
+         its cache use, one timeline row per model request, and why each prefix break happened. A bare
+         SESSION-ID is looked up in the session folder of the current directory.
+lint     Boot an app file twice, assemble twice, and report what would keep its prefix from staying
+         stable: volatile text in sections, variables and tool descriptions, the working directory in
+         the prefix, MCP servers whose tool lists differ between listings, an oversized tool block.
 
 Options:
   --json         Print one JSON object on stdout instead of text.
@@ -36,12 +50,19 @@ Options:
                  delayed dsh-tools-static registrations are always awaited.
   --pg-url-env <NAME>  Variable holding the postgres:// URL for pg: inputs (default ${DEFAULT_PG_URL_ENV}).
   --pg-schema <name>   Schema of the sessions for pg: inputs (default ${DEFAULT_PG_SCHEMA}).
+  --out <file>   view: where to write the page (default <session>.html in the current folder).
+  --open         view: open the page with the desktop's opener once written.
+  --provider <id>      view: judge idle gaps by this provider profile's cache TTL (${PROVIDER_IDS.join(', ')}).
+  --cache-ttl <name>   view: the profile's lifetime the session asked for (a model entry's cacheTtl), e.g. 1h.
+  --max-tool-bytes <n>  lint: largest tool block (JSON bytes) before it is reported (default ${DEFAULT_MAX_TOOL_BYTES}).
   -h, --help     Print this text.
 
-Exit status: 0 done (diff: identical); diff: 1 the prefixes differ, 2 trouble (like diff(1)); inspect: 1 trouble.`
+Exit status: 0 done (diff: identical; lint: nothing found); diff: 1 the prefixes differ, 2 trouble (like diff(1));
+lint: 1 findings, 2 the lint could not run; inspect, view: 1 trouble.`
 
-const COMMANDS = ['inspect', 'diff']
-const OPTIONS = ['--json', '--settle', '--pg-url-env', '--pg-schema', '--help', '-h']
+const COMMANDS = ['inspect', 'diff', 'view', 'lint']
+const OPTIONS = ['--json', '--settle', '--pg-url-env', '--pg-schema', '--out', '--open', '--provider', '--cache-ttl', '--max-tool-bytes', '--help', '-h']
+const VALID_OPTIONS = '--json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --out <file>, --open, --provider <id>, --cache-ttl <name>, --max-tool-bytes <n>, --help'
 
 /** Parses argv (without node and the script); throws a one-line `USAGE` error on anything unexpected. */
 export function parseArgs(argv: readonly string[]): Command {
@@ -49,6 +70,11 @@ export function parseArgs(argv: readonly string[]): Command {
   let json = false
   let settleMs = DEFAULT_SETTLE_MS
   let help = false
+  let out: string | undefined
+  let open = false
+  let maxToolBytes = DEFAULT_MAX_TOOL_BYTES
+  let provider: ProviderId | undefined
+  let cacheTtl: string | undefined
   const pg: PgInputOptions = { urlEnv: DEFAULT_PG_URL_ENV, schema: DEFAULT_PG_SCHEMA }
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]
@@ -63,6 +89,22 @@ export function parseArgs(argv: readonly string[]): Command {
     const [flag, inline] = splitFlag(arg)
     if (flag === '--json' && inline === undefined) json = true
     else if ((flag === '--help' || flag === '-h') && inline === undefined) help = true
+    else if (flag === '--open' && inline === undefined) open = true
+    else if (flag === '--out') {
+      out = inline ?? argv[++index]
+      if (!out) throw new PromptCliError('USAGE', '--out needs a file name, e.g. --out session.html')
+    } else if (flag === '--provider') {
+      const value = inline ?? argv[++index]
+      if (!isProviderId(value)) throw new PromptCliError('USAGE', `--provider expects a provider profile, got ${value === undefined ? 'nothing' : JSON.stringify(value)}; valid: ${PROVIDER_IDS.join(', ')}`)
+      provider = value
+    } else if (flag === '--cache-ttl') {
+      cacheTtl = inline ?? argv[++index]
+      if (!cacheTtl) throw new PromptCliError('USAGE', '--cache-ttl needs a lifetime name, e.g. --cache-ttl 1h')
+    } else if (flag === '--max-tool-bytes') {
+      const value = inline ?? argv[++index]
+      if (value === undefined || !/^[1-9]\d{0,8}$/.test(value)) throw new PromptCliError('USAGE', `--max-tool-bytes expects a whole number of bytes from 1 to 999999999, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`)
+      maxToolBytes = Number(value)
+    }
     else if (flag === '--settle') {
       const value = inline ?? argv[++index]
       settleMs = parseMs(value)
@@ -72,7 +114,7 @@ export function parseArgs(argv: readonly string[]): Command {
       pg.schema = parseName(flag, inline ?? argv[++index], /^[a-z_][a-z0-9_]{0,62}$/, 'lower case letters, digits and "_", e.g. dsh')
     } else {
       const what = OPTIONS.includes(flag) ? `option ${flag} takes no value` : `unknown option ${JSON.stringify(arg)}`
-      throw new PromptCliError('USAGE', `${what}; valid options: --json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --help (see dsh-prompt --help)`)
+      throw new PromptCliError('USAGE', `${what}; valid options: ${VALID_OPTIONS} (see dsh-prompt --help)`)
     }
   }
   if (help) return { command: 'help' }
@@ -85,6 +127,15 @@ export function parseArgs(argv: readonly string[]): Command {
   if (command === 'diff') {
     if (rest.length !== 2) throw new PromptCliError('USAGE', `diff takes two inputs, got ${describeCount(rest)}; usage: dsh-prompt diff <a> <b> [--json]`)
     return { command, a: rest[0], b: rest[1], json, settleMs, pg }
+  }
+  if (command === 'view') {
+    if (rest.length !== 1) throw new PromptCliError('USAGE', `view takes one session, got ${describeCount(rest)}; usage: dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open]`)
+    if (cacheTtl !== undefined && provider === undefined) throw new PromptCliError('USAGE', '--cache-ttl needs --provider: a lifetime belongs to a provider profile')
+    return { command, input: rest[0], out, open, json, pg, ...provider && { provider }, ...cacheTtl !== undefined && { cacheTtl } }
+  }
+  if (command === 'lint') {
+    if (rest.length !== 1) throw new PromptCliError('USAGE', `lint takes one app file, got ${describeCount(rest)}; usage: dsh-prompt lint <cordis.yml> [--json]`)
+    return { command, file: rest[0], json, settleMs, maxToolBytes }
   }
   throw new PromptCliError('USAGE', `unknown command ${JSON.stringify(command)}; valid commands: ${COMMANDS.join(', ')} (see dsh-prompt --help)`)
 }

@@ -1,7 +1,9 @@
 import type { ToolSchema } from 'dsh-core'
-import { sectionAt, sha256 } from 'dsh-system-prompt'
+import {
+  firstByteDifference, prefixDiff, prefixTools, sha256, type Prefix, type PrefixSystemCause, type PrefixToolCause, type SystemDifference,
+  type ToolDifference,
+} from 'dsh-system-prompt'
 import { serializePrefix } from './fingerprint.ts'
-import type { RenderedSection } from './sections.ts'
 import type { PrefixSource } from './sources.ts'
 
 export type ToolCause = 'order' | 'schema' | 'added' | 'removed'
@@ -21,8 +23,14 @@ export interface Divergence {
     column: number
     /** 1-based paragraph (text between blank lines). */
     paragraph: number
-    /** The section holding the offset on each side, when that side is an app file. */
-    section: { a: string | null; b: string | null }
+    /**
+     * The section to blame (`prefixDiff` of `dsh-system-prompt`: a separator belongs to the section after it,
+     * an inserted or removed section is named rather than the one it pushed along); null when no side that
+     * is an app file has a section there.
+     */
+    section: string | null
+    /** `section_changed`, `section_added` (only in b), `section_removed` (only in a), or `system_changed` (a side's sections unknown). */
+    cause: PrefixSystemCause
   } | null
   /** Up to 40 characters on either side of the divergence, from each prefix. */
   context: { a: string; b: string }
@@ -42,67 +50,61 @@ export interface PrefixDiff {
 
 const CONTEXT_CHARS = 40
 
-/** Compares the prefixes `JSON.stringify(tools) + "\n" + system` of two sources byte by byte. */
+/**
+ * Compares the prefixes `JSON.stringify(tools) + "\n" + system` of two sources byte by byte; where and why
+ * they part is `dsh-system-prompt`'s `prefixDiff`, the answer `dsh-prompt-cache` gives too.
+ */
 export function diffPrefixes(a: PrefixSource, b: PrefixSource): PrefixDiff {
   const prefixA = serializePrefix(a.header)
   const prefixB = serializePrefix(b.header)
-  const bytesA = Buffer.from(prefixA, 'utf8')
-  const bytesB = Buffer.from(prefixB, 'utf8')
-  const offset = firstDifference(bytesA, bytesB)
+  const found = prefixDiff(prefixOf(a), prefixOf(b))
   return {
-    identical: offset < 0,
-    bytes: { a: bytesA.length, b: bytesB.length },
+    identical: found === undefined,
+    bytes: { a: Buffer.byteLength(prefixA), b: Buffer.byteLength(prefixB) },
     sha256: { a: sha256(prefixA), b: sha256(prefixB) },
     model: { a: a.header.model, b: b.header.model, same: a.header.model === b.header.model },
     tools: toolSetChanges(a.header.tools, b.header.tools),
-    divergence: offset < 0 ? null : locate(a, b, prefixA, prefixB, offset),
+    divergence: found === undefined ? null : locate(a, b, prefixA, prefixB, found),
   }
 }
 
-function firstDifference(a: Buffer, b: Buffer): number {
-  const length = Math.min(a.length, b.length)
-  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return index
-  return a.length === b.length ? -1 : length
+/** A source as `prefixDiff` reads it: each tool's JSON, the system prompt, and an app file's sections. */
+function prefixOf(source: PrefixSource): Prefix {
+  const { tools, system } = source.header
+  if (!source.sections) return { tools: prefixTools(tools), system }
+  const sections = source.sections.map(({ name, text, offset }) => ({ name, start: offset, end: offset + Buffer.byteLength(text) }))
+  return { tools: prefixTools(tools), system, sections }
 }
 
-function locate(a: PrefixSource, b: PrefixSource, prefixA: string, prefixB: string, offset: number): Divergence {
+function locate(a: PrefixSource, b: PrefixSource, prefixA: string, prefixB: string, found: ToolDifference | SystemDifference): Divergence {
   let at = 0
   while (at < prefixA.length && at < prefixB.length && prefixA[at] === prefixB[at]) at++
+  const offset = firstByteDifference(prefixA, prefixB)!
   const context = { a: around(prefixA, at), b: around(prefixB, at) }
-  const toolsA = JSON.stringify(a.header.tools)
-  if (toolsA !== JSON.stringify(b.header.tools)) {
-    const tool = firstToolDifference(a.header.tools, b.header.tools)
+  if (found.part === 'tools') {
+    const tool = describeToolDifference(found, a.header.tools, b.header.tools)
     return { offset, part: 'tools', tool, system: null, context, summary: describeTool(tool) }
   }
-  const inSystem = at - toolsA.length - 1
+  const inSystem = at - JSON.stringify(a.header.tools).length - 1
   const before = a.header.system.slice(0, inSystem)
   const lineStart = before.lastIndexOf('\n') + 1
-  const systemOffset = offset - Buffer.byteLength(toolsA) - 1
   const system = {
-    offset: systemOffset,
+    offset: found.offset,
     line: before.split('\n').length,
     column: inSystem - lineStart + 1,
     paragraph: before.split('\n\n').length,
-    section: {
-      a: a.sections ? sectionNameAt(a.sections, systemOffset) : null,
-      b: b.sections ? sectionNameAt(b.sections, systemOffset) : null,
-    },
+    section: found.section ?? null,
+    cause: found.cause,
   }
   return { offset, part: 'system', tool: null, system, context, summary: describeSystem(system) }
 }
 
-function firstToolDifference(a: readonly ToolSchema[], b: readonly ToolSchema[]): NonNullable<Divergence['tool']> {
-  let index = 0
-  while (index < a.length && index < b.length && JSON.stringify(a[index]) === JSON.stringify(b[index])) index++
-  const left = a[index]
-  const right = b[index]
-  const names = { index: index + 1, a: left?.name ?? null, b: right?.name ?? null }
-  if (!left) return { ...names, cause: 'added', fields: [] }
-  if (!right) return { ...names, cause: 'removed', fields: [] }
-  if (left.name === right.name) return { ...names, cause: 'schema', fields: changedFields(left, right) }
-  if (!b.some((tool) => tool.name === left.name)) return { ...names, cause: 'removed', fields: [] }
-  if (!a.some((tool) => tool.name === right.name)) return { ...names, cause: 'added', fields: [] }
-  return { ...names, cause: 'order', fields: [] }
+const TOOL_CAUSES: Record<PrefixToolCause, ToolCause> = { tool_order: 'order', tool_schema: 'schema', tool_added: 'added', tool_removed: 'removed' }
+
+function describeToolDifference(found: ToolDifference, a: readonly ToolSchema[], b: readonly ToolSchema[]): NonNullable<Divergence['tool']> {
+  const cause = TOOL_CAUSES[found.cause]
+  const fields = cause === 'schema' ? changedFields(a[found.index]!, b[found.index]!) : []
+  return { index: found.index + 1, a: found.a ?? null, b: found.b ?? null, cause, fields }
 }
 
 function changedFields(a: object, b: object): string[] {
@@ -140,21 +142,13 @@ function describeTool(tool: NonNullable<Divergence['tool']>): string {
 }
 
 function describeSystem(system: NonNullable<Divergence['system']>): string {
-  const { a, b } = system.section
   const where = `system prompt byte ${system.offset} (line ${system.line}, column ${system.column}, paragraph ${system.paragraph})`
-  if (a === null && b === null) return where
-  if (a === b || b === null) return `${where}, in section "${a}"`
-  if (a === null) return `${where}, in section "${b}"`
-  return `${where}, in section "${a}" of a and "${b}" of b`
+  if (system.section === null) return where
+  const how = system.cause === 'section_added' ? ' (only in b)' : system.cause === 'section_removed' ? ' (only in a)' : ''
+  return `${where}, in section "${system.section}"${how}`
 }
 
 function around(text: string, at: number): string {
   const start = Math.max(0, at - CONTEXT_CHARS)
   return `${start > 0 ? '…' : ''}${text.slice(start, at + CONTEXT_CHARS)}${at + CONTEXT_CHARS < text.length ? '…' : ''}`
-}
-
-/** The section holding byte `offset` of the system prompt; a separator reads as the end of the section before it. */
-function sectionNameAt(sections: readonly RenderedSection[], offset: number): string | null {
-  const ranges = sections.map((section) => ({ name: section.name, start: section.offset, end: section.offset + Buffer.byteLength(section.text) }))
-  return sectionAt(ranges, offset, 'preceding')?.name ?? null
 }

@@ -53,6 +53,14 @@ export interface AppInspection {
  * turn would end with.
  */
 export async function inspectApp(options: InspectOptions): Promise<AppInspection> {
+  return withSettledApp(options, (app, report) => explain(app, options.file, report))
+}
+
+/**
+ * Boots an app file without serving it, waits until it settles, runs `use` on it and disposes it, however
+ * `use` ends. A boot failure is a `BOOT` error.
+ */
+export async function withSettledApp<T>(options: InspectOptions, use: (app: BootedApp, report: SettleReport) => Promise<T>): Promise<T> {
   let app: BootedApp
   try {
     app = await boot({ file: options.file, resolve: resolverFor(options.file), logLevel: logLevel() })
@@ -63,10 +71,16 @@ export async function inspectApp(options: InspectOptions): Promise<AppInspection
   try {
     // every delayed registration's timer was started before boot() resolved, so now bounds them all
     const report = await settle(app.ctx, options.settleMs ?? DEFAULT_SETTLE_MS, Date.now())
-    return await explain(app, options.file, report)
+    return await use(app, report)
   } finally {
     await app.dispose()
   }
+}
+
+/** The context the agent loop assembles with: `{ model, cwd }` of its config, or `{}` without a loop. */
+export function loopContext(ctx: Context): AssembleContext {
+  const loop = ctx.get('agentLoop')
+  return loop ? { model: loop.config.model, cwd: loop.cwd } : {}
 }
 
 async function explain(app: BootedApp, file: string, report: SettleReport): Promise<AppInspection> {
@@ -75,8 +89,7 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
   if (!systemPrompt) {
     throw new PromptCliError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to inspect`)
   }
-  const loop = ctx.get('agentLoop')
-  const context: AssembleContext = loop ? { model: loop.config.model, cwd: loop.cwd } : {}
+  const context = loopContext(ctx)
   let inspection: PromptInspection
   let system: string
   let sections: RenderedSection[]

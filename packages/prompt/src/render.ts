@@ -10,9 +10,9 @@ export function renderInspection(inspection: AppInspection): string {
   const out: string[] = []
   out.push(`app: ${inspection.file}`)
   out.push(`model: ${context.model ?? '(no agent loop)'}   cwd: ${context.cwd ?? '(none)'}`)
-  const delayed = settle.delayed.length ? `${settle.delayed.length} delayed tools-static registration(s) awaited, ` : ''
-  const missing = settle.missing.length ? `; never registered: ${settle.missing.join(', ')}` : ''
-  out.push(`settled: ${delayed}${settle.waitedMs} ms after boot${settle.timedOut ? ' (gave up: registrations kept changing)' : ''}${missing}`)
+  const ready = settle.readyMs === null ? '' : `app ready in ${settle.readyMs} ms, `
+  const starting = settle.starting.length ? `; still starting: ${settle.starting.map((entry) => `${entry.id} (${entry.name})`).join(', ')}` : ''
+  out.push(`settled: ${ready}${settle.waitedMs} ms after boot${settle.timedOut ? ' (gave up: registrations kept changing or an entry kept starting)' : ''}${starting}`)
   out.push('')
   const system = inspection.header.system
   out.push(`System prompt: ${sections.length} section(s), ${Buffer.byteLength(system)} bytes, sha256 ${short(fingerprint.system)}`)

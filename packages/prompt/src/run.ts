@@ -5,10 +5,13 @@ import { fingerprint } from './fingerprint.ts'
 import { inspectApp } from './inspect.ts'
 import { renderDiff, renderInspection } from './render.ts'
 import { loadSource, type PrefixSource } from './sources.ts'
+import { lintApp } from './lint/lint.ts'
+import { renderLint } from './lint/render.ts'
+import { describeView, writeSessionPage } from './view/command.ts'
 
 /** What one invocation printed and how it ended. */
 export interface RunResult {
-  /** 0 done (diff: identical), 1 diff: the prefixes differ / inspect: failed, 2 diff: failed (like diff(1)). */
+  /** 0 done (diff: identical, lint: clean), 1 diff: the prefixes differ / lint: findings / inspect, view: failed, 2 diff, lint: failed. */
   code: 0 | 1 | 2
   stdout: string
   stderr: string
@@ -23,6 +26,15 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
       const inspection = await inspectApp({ file: command.file, settleMs: command.settleMs })
       return { code: 0, stdout: command.json ? json(inspection) : renderInspection(inspection), stderr: '' }
     }
+    if (command.command === 'view') {
+      const result = await writeSessionPage(command)
+      const stdout = command.json ? json({ file: result.file, bytes: result.bytes, summary: result.view.summary, breaks: result.view.breaks.length }) : describeView(result)
+      return { code: 0, stdout, stderr: result.warning ?? '' }
+    }
+    if (command.command === 'lint') {
+      const report = await lintApp({ file: command.file, settleMs: command.settleMs, maxToolBytes: command.maxToolBytes })
+      return { code: report.findings.length ? 1 : 0, stdout: command.json ? json(report) : renderLint(report), stderr: '' }
+    }
     // one after the other: two booted apps at once would share the process's stderr log and timers
     const a = await loadSource(command.a, command.settleMs, command.pg)
     const b = await loadSource(command.b, command.settleMs, command.pg)
@@ -30,8 +42,9 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
     const stdout = command.json ? json({ a: describe(a), b: describe(b), ...diff }) : renderDiff(a, b, diff)
     return { code: diff.identical ? 0 : 1, stdout, stderr: '' }
   } catch (error) {
-    // like diff(1), a diff that could not compare exits 2, so 1 always means "the prefixes differ"
-    const code = argv.find((arg) => !arg.startsWith('-')) === 'diff' ? 2 : 1
+    // like diff(1), a diff or lint that could not run exits 2, so 1 always means "differ" / "found something"
+    const first = argv.find((arg) => !arg.startsWith('-'))
+    const code = first === 'diff' || first === 'lint' ? 2 : 1
     if (error instanceof PromptCliError) return { code, stdout: '', stderr: `${error.message.trimEnd()}\n` }
     const text = error instanceof Error ? error.stack ?? error.message : String(error)
     return { code, stdout: '', stderr: `dsh-prompt: unexpected error: ${text}\n` }

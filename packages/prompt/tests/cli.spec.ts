@@ -13,11 +13,13 @@ describe('dsh-prompt arguments', () => {
 
   // diff exits 2 on a usage error, so its 1 only ever means "the prefixes differ"
   it.each([
-    [[], 1, /^missing command; valid commands: inspect, diff/],
-    [['frob'], 1, /^unknown command "frob"; valid commands: inspect, diff/],
+    [[], 1, /^missing command; valid commands: inspect, diff, view, lint/],
+    [['frob'], 1, /^unknown command "frob"; valid commands: inspect, diff, view, lint/],
     [['inspect'], 1, /^inspect takes one app file, got none/],
     [['inspect', 'a.yml', 'b.yml'], 1, /^inspect takes one app file, got 2 \("a\.yml" "b\.yml"\)/],
-    [['inspect', 'a.yml', '--verbose'], 1, /^unknown option "--verbose"; valid options: --json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --help/],
+    [['inspect', 'a.yml', '--verbose'], 1, /^unknown option "--verbose"; valid options: --json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --out <file>, --open, --max-tool-bytes <n>, --help/],
+    [['view'], 1, /^view takes one session, got none/],
+    [['view', 'a.jsonl', '--out'], 1, /^--out needs a file name/],
     [['inspect', 'a.yml', '--settle', 'soon'], 1, /^--settle expects a whole number of milliseconds from 0 to 600000, got "soon"/],
     [['inspect', 'a.yml', '--settle'], 1, /^--settle needs a value in milliseconds/],
     [['inspect', 'a.yml', '--json=yes'], 1, /^option --json takes no value/],

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
@@ -58,7 +58,7 @@ describe('dsh-prompt diff on app files', () => {
     expect(code).toBe(1)
     expect(stdout).toMatch(/^diverge at byte \d+ \(system\): system prompt byte \d+ \(line 3, column 4, paragraph 2\), in section "deployment:persona"$/m)
     const json = JSON.parse((await runBin(['diff', 'a.yml', 'b.yml', '--json'], dir)).stdout)
-    expect(json.divergence.system.section).toEqual({ a: 'deployment:persona', b: 'deployment:persona' })
+    expect(json.divergence.system).toMatchObject({ section: 'deployment:persona', cause: 'section_changed' })
     expect(json.divergence.context.a).toMatch(/Be brief\.$/)
     expect(json.divergence.context.b).toMatch(/Be thorough\.$/)
   })
@@ -100,7 +100,7 @@ describe('dsh-prompt diff on session logs', () => {
     await writeFile(other, `${JSON.stringify(last)}\n`)
     const json = JSON.parse((await runBin(['diff', file, other, '--json'], dir)).stdout)
     expect(json.divergence.part).toBe('system')
-    expect(json.divergence.system).toMatchObject({ line: 3, paragraph: 2, section: { a: null, b: null } })
+    expect(json.divergence.system).toMatchObject({ line: 3, paragraph: 2, section: null, cause: 'system_changed' })
     expect(json.a.event.seq).toBe(last.seq)
   })
 
@@ -113,7 +113,7 @@ describe('dsh-prompt diff on session logs', () => {
 
     await writeApp(dir, 'persona.yml', [spineEntry({ ...spine, persona: 'Other.' }), staticEntry('t', [{ name: 'read' }, { name: 'write' }, { name: 'grep' }])])
     const json = JSON.parse((await runBin(['diff', file, 'persona.yml', '--json'], dir)).stdout)
-    expect(json.divergence.system.section).toEqual({ a: null, b: 'deployment:persona' })
+    expect(json.divergence.system).toMatchObject({ section: 'deployment:persona', cause: 'system_changed' })
   })
 
   it.each([
@@ -157,5 +157,19 @@ describe('dsh-prompt diff on session logs', () => {
     const after = JSON.parse((await runBin(['diff', file, file, '--json'], dir)).stdout)
     expect(after.a.event).toEqual(before.a.event)
     expect(after.identical).toBe(true)
+  })
+
+  it('never modifies the session log: a torn last line stays, byte for byte, whatever the diff finds', async () => {
+    const { dir, file, seqs } = await recorded()
+    await appendFile(file, '{"seq":99,"type":"request/hea')
+    await utimes(file, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'))
+    const bytes = await readFile(file)
+    const { mtimeMs, size } = await stat(file)
+    const runs = [['diff', file, file], ['diff', `${file}#${seqs[0]}`, file, '--json'], ['diff', `${file}#999`, file]]
+    const codes: (number | null)[] = []
+    for (const args of runs) codes.push((await runBin(args, dir)).code)
+    expect(codes).toEqual([0, 1, 2])
+    expect((await readFile(file)).equals(bytes)).toBe(true)
+    expect(await stat(file)).toMatchObject({ mtimeMs, size })
   })
 })

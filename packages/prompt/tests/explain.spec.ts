@@ -90,7 +90,7 @@ describe('diffPrefixes', () => {
     const system = 'One.\n\nTwo\nthree.'
     const a = { ...source([], system), sections: [{ name: 's1', order: 0, text: 'One.', offset: 0, sha256: '' }, { name: 's2', order: 1, text: 'Two\nthree.', offset: 6, sha256: '' }] }
     const diff = diffPrefixes(a, source([], 'One.\n\nTwo\nthreé.'))
-    expect(diff.divergence?.system).toEqual({ offset: 14, line: 4, column: 5, paragraph: 2, section: { a: 's2', b: null } })
+    expect(diff.divergence?.system).toEqual({ offset: 14, line: 4, column: 5, paragraph: 2, section: 's2', cause: 'system_changed' })
     expect(diff.divergence?.offset).toBe(Buffer.byteLength('[]\n') + 14)
   })
 })

@@ -1,3 +1,4 @@
+import type { ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import { SCHEMA_NAME } from './schema.ts'
 
@@ -12,7 +13,7 @@ export interface PgStoreConfig {
 }
 
 /** Config of the PostgreSQL store: exactly one of `url` and `urlEnv`, checked when the store starts. */
-export const PgStoreConfigSchema: Schema<PgStoreConfig> = Schema.object({
+export const PgStoreConfigSchema: Schema<ConfigInput<PgStoreConfig>, PgStoreConfig> = Schema.object({
   url: Schema.string().min(1)
     .description('postgres://user:password@host:port/database. Prefer urlEnv: a password in an app file ends up in version control.'),
   urlEnv: Schema.string().pattern(/^[A-Za-z_][A-Za-z0-9_]*$/)
@@ -25,4 +26,4 @@ export const PgStoreConfigSchema: Schema<PgStoreConfig> = Schema.object({
     .description('application_name of the connections, as pg_stat_activity shows them.'),
   durability: Schema.union([Schema.const('turn'), Schema.const('event')]).default('event')
     .description('turn or event: both are met, since every write batch is a committed transaction; none is not offered.'),
-}) as Schema<PgStoreConfig>
+}) as Schema<ConfigInput<PgStoreConfig>, PgStoreConfig>

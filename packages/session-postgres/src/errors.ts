@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way dsh-session-postgres can fail; tests and callers switch on `code`. */
 export type PgSessionErrorCode =
   | 'CONFIG'
@@ -9,9 +11,6 @@ export type PgSessionErrorCode =
   | 'READ_FAILED'
 
 /** The one error class of dsh-session-postgres. Its message never contains the database password. */
-export class PgSessionError extends Error {
+export class PgSessionError extends CodedError<PgSessionErrorCode> {
   override name = 'PgSessionError'
-  constructor(public readonly code: PgSessionErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-  }
 }

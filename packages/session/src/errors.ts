@@ -10,6 +10,8 @@ export type SessionErrorCode =
   | 'NOT_FOUND'
   | 'EXISTS'
   | 'WRITE_FAILED'
+  | 'UNSAFE_FILE'
+  | 'BUSY'
   | 'INVALID_CONFIG'
 
 /** The one error class of dsh-session. */

@@ -24,6 +24,15 @@ export interface RequestHeader {
   deferredTools?: string[]
 }
 
+/** Who decided a tool call: the policy, an earlier "always" answer of this session, the person asked, or no one. */
+export type PermissionDecider = 'policy' | 'session' | 'user' | 'unanswered' | 'cancelled'
+
+/** The policy key that decided a call `by: 'policy'`. */
+export type PermissionRule = 'permissions.deny' | 'permissions.allow' | 'permissions.default' | 'readOnlyHint'
+
+/** What the person asked chose. */
+export type PermissionAnswer = 'allow-once' | 'allow-always' | 'deny'
+
 /**
  * Data of each event type, by type. Core types are validated field by field at append; other packages
  * may add their own `prefix/verb` types by augmenting this interface (their data is checked as JSON only).
@@ -61,6 +70,23 @@ export interface SessionEventMap {
    * message after the cached prefix and replaces any earlier snapshot; `sections` are its named parts.
    */
   'context/snapshot': { turn: number; step: number; text: string; sections: { name: string; text: string }[] }
+  /**
+   * Whether the tool call `id` of this step may run, decided after its `tool/call` and before its
+   * `tool/result` (a denied call's result is an error). `rule` and `pattern` say which policy key decided
+   * (`by: 'policy'`), `answer` what the person chose (`by: 'user'`); an `allow-always` answer is remembered
+   * for the tool for the rest of the session, a resumed one included.
+   */
+  'permission/decision': {
+    turn: number
+    step: number
+    id: string
+    name: string
+    decision: 'allow' | 'deny'
+    by: PermissionDecider
+    rule?: PermissionRule
+    pattern?: string
+    answer?: PermissionAnswer
+  }
 }
 
 /** Data accepted for an event type: the mapped shape for known types, any JSON object otherwise. */

@@ -3,10 +3,12 @@ export type { SessionStoreConfig } from './store.ts'
 export type { SessionStoreApi } from './store-api.ts'
 export { Session, restoreEvent } from './session.ts'
 export type { EventSink, SessionOptions } from './session.ts'
+export type { OpenTurn, PendingCall, TurnsView } from './turns.ts'
 export { SessionError } from './errors.ts'
 export type { SessionErrorCode } from './errors.ts'
 export type {
-  CompactionReason, EventData, HeaderReason, KnownSessionEvent, RequestHeader, SessionEvent, SessionEventMap, TurnEndReason,
+  CompactionReason, EventData, HeaderReason, KnownSessionEvent, PermissionAnswer, PermissionDecider, PermissionRule, RequestHeader, SessionEvent,
+  SessionEventMap, TurnEndReason,
 } from './events.ts'
 export { DURABILITY_MODES } from './durability.ts'
 export type { Durability } from './durability.ts'

@@ -1,30 +1,57 @@
 import nodeFs, { promises as fs } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Durability } from './durability.ts'
 import { type LogLine, type ReadLinesOptions, readLineBatches } from './line-reader.ts'
+import { FOLDER_MODE, createLog, openLog } from './log-file.ts'
 import { SessionError } from './errors.ts'
 import { Session, restoreEvent } from './session.ts'
+import { SessionLock } from './session-lock.ts'
 import { WriteQueue } from './write-queue.ts'
+
+export interface JsonlWriterOptions {
+  sessionId: string
+  /** The session's lock file (see `SessionLock`), held from `lock()` (or the first write of a new log) to `close()`. */
+  lockPath: string
+  onFailure?: (error: SessionError) => void
+  durability?: Durability
+  /** A new session: the writer creates its folder and file at the first write, and only if no file is there yet. */
+  fresh?: boolean
+}
+
+/** What the loader found wrong at the end of a log, mended at the first write (never by a reader). */
+type TailRepair = { kind: 'cut'; size: number; offset: number } | { kind: 'newline'; size: number }
 
 /**
  * Appends lines to one JSONL file through the ordered write queue and one open file: one write per batch
  * (the lines appended in one tick, or while an fsync was in flight). `durability` decides when the lines
- * are also fsynced (see `Durability`). A writer for a new session (`fresh`) creates its folder and file
- * at the first write, and only if no file is there yet.
+ * are also fsynced (see `Durability`). The writer holds the session's lock while the session is open.
  */
 export class JsonlWriter extends WriteQueue {
+  readonly path: string
+  readonly durability: Durability
   private synced = 0
   private syncing: Promise<void> | undefined
   private file: Promise<FileHandle> | undefined
+  private held: SessionLock | undefined
+  private repair: TailRepair | undefined
+  private fresh: boolean
 
-  constructor(
-    readonly path: string,
-    private readonly onFailure: (error: SessionError) => void = () => {},
-    readonly durability: Durability = 'turn',
-    private fresh = false,
-  ) {
+  constructor(path: string, private readonly options: JsonlWriterOptions) {
     super()
+    this.path = path
+    this.durability = options.durability ?? 'turn'
+    this.fresh = options.fresh ?? false
+  }
+
+  /** Takes the session's lock (once); fails with BUSY when another process or store holds it. */
+  async lock(): Promise<void> {
+    this.held ??= await SessionLock.acquire(this.options.lockPath, this.options.sessionId)
+  }
+
+  /** Mends the log's tail at the first write: cut a torn last line at `offset`, or end the last line. */
+  repairTail(repair: TailRepair): void {
+    this.repair = repair
   }
 
   /** Resolves once every line written so far is written, and fsynced unless durability is `none`. */
@@ -36,12 +63,15 @@ export class JsonlWriter extends WriteQueue {
     if (this.failure) throw this.failure
   }
 
-  /** Flushes and closes the file; a later write opens it again. */
+  /** Flushes, closes the file and releases the lock; a later write opens (and locks) it again. */
   async close(): Promise<void> {
     await this.flushed().catch(() => {})
     const file = this.file
     this.file = undefined
-    if (file) await (await file).close().catch(() => {})
+    if (file) await (await file.catch(() => undefined))?.close().catch(() => {})
+    const held = this.held
+    this.held = undefined
+    await held?.release()
   }
 
   protected async writeBatch(batch: string[]): Promise<void> {
@@ -59,16 +89,45 @@ export class JsonlWriter extends WriteQueue {
   }
 
   private async openFile(): Promise<FileHandle> {
-    if (!this.fresh) return open(this.path, 'a')
-    await fs.mkdir(dirname(this.path), { recursive: true })
+    if (!this.fresh) {
+      await this.lock()
+      const file = await openLog(this.path, 'append', this.options.sessionId)
+      try {
+        await this.mendTail(file)
+      } catch (error) {
+        await file.close().catch(() => {})
+        throw error
+      }
+      return file
+    }
+    await fs.mkdir(dirname(this.path), { recursive: true, mode: FOLDER_MODE })
     try {
-      const file = await open(this.path, 'wx')
+      await this.lock()
+    } catch (error) {
+      if (!(error instanceof SessionError) || error.code !== 'BUSY') throw error
+      throw new Error(`another store created this session's log after this one created the session (${error.message})`)
+    }
+    try {
+      const file = await createLog(this.path)
       this.fresh = false
       return file
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       throw new Error('another store created this session\'s log after this one created the session')
     }
+  }
+
+  // the tail is mended only by the session's writer, under its lock, and only if the file is as it was read
+  private async mendTail(file: FileHandle): Promise<void> {
+    const repair = this.repair
+    if (!repair) return
+    const { size } = await file.stat()
+    if (size !== repair.size) {
+      throw new Error(`the log changed size since it was read (${repair.size} → ${size} bytes); it is not mended nor appended to`)
+    }
+    if (repair.kind === 'cut') await file.truncate(repair.offset)
+    else writeFully(file.fd, '\n')
+    this.repair = undefined
   }
 
   private async sync(): Promise<void> {
@@ -92,7 +151,7 @@ export class JsonlWriter extends WriteQueue {
     const failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${(error as Error).message}; `
       + 'the session refuses further appends', { cause: error })
     this.failure = failure
-    this.onFailure(failure)
+    this.options.onFailure?.(failure)
   }
 }
 
@@ -114,7 +173,7 @@ function checkLinked(file: FileHandle): void {
  */
 export async function checkLogFree(path: string): Promise<void> {
   try {
-    await fs.stat(path)
+    await fs.lstat(path)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
     throw error
@@ -124,32 +183,34 @@ export async function checkLogFree(path: string): Promise<void> {
 
 export interface LoadHooks {
   warn(message: string): void
-  /** The writer that appends to this log once loaded. */
+  /** The writer that appends to this log once loaded; its lock is taken before the log is read. */
   writer: JsonlWriter
   /** Passed to the line reader (tests use small chunks). */
   read?: ReadLinesOptions
 }
 
 /**
- * Loads a session from its JSONL log, read as a stream of lines, so a log of any size opens. A torn last
- * line (invalid JSON, as after a crash mid-write) is reported through `warn` and truncated off the file;
- * any other bad line fails naming file and line, and a line over the length limit fails naming the limit.
+ * Loads a session from its JSONL log, read as a stream of lines, so a log of any size opens. Only a
+ * regular file of this user is read (see `openLog`). A torn last line (invalid JSON, as after a crash
+ * mid-write) is reported through `warn` and left in the file: loading writes nothing, and the writer cuts
+ * it off at its first write. Any other bad line fails naming file and line, and a line over the length
+ * limit fails naming the limit.
  */
 export async function loadSession(id: string, path: string, hooks: LoadHooks): Promise<Session> {
-  let tornReason = ''
+  const file = await openLog(path, 'read', id)
   let size: number
   try {
-    size = (await fs.stat(path)).size
+    size = (await file.stat()).size
+    await hooks.writer.lock()
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new SessionError('NOT_FOUND', `session "${id}" has no log at ${path}`)
-    }
+    await file.close().catch(() => {})
     throw error
   }
   const session = new Session(id, { resumed: true, sink: hooks.writer })
   let torn: LogLine | undefined
+  let tornReason = ''
   let last: LogLine | undefined
-  for await (const batch of readLineBatches(path, hooks.read)) {
+  for await (const batch of readLineBatches(path, hooks.read, file)) {
     for (const line of batch) {
       if (torn) {
         throw new SessionError('CORRUPT_LINE', `${path}, line ${torn.number}: not valid JSON (${tornReason})`)
@@ -173,12 +234,12 @@ export async function loadSession(id: string, path: string, hooks: LoadHooks): P
   }
 
   if (torn) {
-    await fs.truncate(path, torn.offset)
+    hooks.writer.repairTail({ kind: 'cut', size, offset: torn.offset })
     hooks.warn(`${path}, line ${torn.number}: skipped a torn last line (${size - torn.offset} bytes of invalid JSON, `
-      + 'likely an interrupted write) and truncated it off the file')
+      + 'likely an interrupted write); the next append cuts it off the file')
   } else if (last && !last.terminated) {
-    // A complete last record without its newline: finish the line so the next append starts clean.
-    await fs.appendFile(path, '\n')
+    // A complete last record without its newline: the next append finishes the line first.
+    hooks.writer.repairTail({ kind: 'newline', size })
   }
   return session
 }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises'
+import { open, type FileHandle } from 'node:fs/promises'
 import { SessionError } from './errors.ts'
 
 /** One line of a log, without its newline. */
@@ -33,12 +33,13 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
 
 /**
  * The lines of a file as `readLines` reads them, handed over one chunk's worth at a time: a loader of a
- * large log then pays one await per chunk (1 MiB) instead of one per line.
+ * large log then pays one await per chunk (1 MiB) instead of one per line. Reads `path`, or the file
+ * already open as `handle` (which it closes at the end).
  */
-export async function* readLineBatches(path: string, options: ReadLinesOptions = {}): AsyncGenerator<LogLine[]> {
+export async function* readLineBatches(path: string, options: ReadLinesOptions = {}, handle?: FileHandle): AsyncGenerator<LogLine[]> {
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES
-  const file = await open(path, 'r')
+  const file = handle ?? await open(path, 'r')
   try {
     // The start of a line that runs past the end of the chunks read so far.
     let pending: Buffer[] = []

@@ -4,6 +4,7 @@ import { freezeParsed } from './freeze-parsed.ts'
 import type { EventData, SessionEvent } from './events.ts'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
+import { TurnFold, type TurnsView } from './turns.ts'
 import { validateEvent } from './validate.ts'
 
 /** Where a session's serialized lines go, in append order. */
@@ -48,6 +49,7 @@ export class Session {
   private readonly header = new HeaderFold()
   private readonly history = new MessagesFold()
   private readonly tools = new ToolHistoryFold()
+  private readonly turnFold = new TurnFold()
   private published: readonly SessionEvent[] = Object.freeze([])
 
   constructor(readonly id: string, options: SessionOptions = {}) {
@@ -115,6 +117,30 @@ export class Session {
   toolHistory(): ToolHistorySnapshot | undefined {
     this.advance(this.tools)
     return this.tools.snapshot()
+  }
+
+  /** How many turns were started, and the turn the log ends inside (no `turn/end` yet), if any. */
+  turns(): TurnsView {
+    this.advance(this.turnFold)
+    return this.turnFold.value()
+  }
+
+  /**
+   * Closes the turn the log ends inside (the process stopped mid-turn) so the log is balanced before
+   * anything new is logged: an error result for each call still waiting for one (providers refuse a tool
+   * call without its result), the open step's end, and the turn's end with reason `error` and `message`.
+   * Returns false when no turn is open.
+   */
+  closeOpenTurn(message: string): boolean {
+    const open = this.turns().open
+    if (!open) return false
+    const { turn } = open
+    for (const { id, step, name } of open.pending) {
+      this.append('tool/result', { turn, step, id, name, output: `tool ${JSON.stringify(name)} did not return: ${message}`, isError: true })
+    }
+    if (open.step) this.append('step/end', { turn, step: open.step })
+    this.append('turn/end', { turn, reason: 'error', error: { message } })
+    return true
   }
 
   /** Logs an envelope read from a persisted log, checking its seq and stamp; loaders only. */

@@ -1,4 +1,4 @@
-import { describeValue } from 'dsh-core'
+import { describeValue, type ConfigInput } from 'dsh-core'
 import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Context, Logger } from 'cordis'
@@ -26,10 +26,11 @@ export interface SessionStoreConfig {
 }
 
 const LOG_SUFFIX = '.jsonl'
+const LOCK_SUFFIX = '.lock'
 
 /** Creates, loads and tracks sessions; persists each one as `<persistenceRoot>/<id>.jsonl`. */
 export class SessionStore extends SessionStoreBase {
-  static Config: Schema<SessionStoreConfig> = Schema.object({
+  static Config: Schema<ConfigInput<SessionStoreConfig>, SessionStoreConfig> = Schema.object({
     persistenceRoot: Schema.string().min(1)
       .description('Directory of the session logs; a relative path is resolved against the working directory at startup. '
         + 'Omitted: <state>/dsh/sessions/<working folder key>, where <state> is $XDG_STATE_HOME or ~/.local/state.'),
@@ -37,7 +38,7 @@ export class SessionStore extends SessionStoreBase {
       .description('Write sessions to JSONL files; false keeps them in memory only.'),
     durability: Schema.union(DURABILITY_MODES.map((mode) => Schema.const(mode))).default('turn')
       .description('When appends are fsynced: turn (before a turn\'s end is reported), event (after every write), none (never).'),
-  }) as Schema<SessionStoreConfig>
+  }) as Schema<ConfigInput<SessionStoreConfig>, SessionStoreConfig>
 
   /** Absolute directory of the session logs. */
   readonly root: string
@@ -99,11 +100,25 @@ export class SessionStore extends SessionStoreBase {
   protected async load(id: string): Promise<Session> {
     if (!this.persist) throw new SessionError('NOT_FOUND', `session "${id}" is not open and persistence is off`)
     const path = this.pathOf(id)
-    return loadSession(id, path, { warn: message => this.logger.warn(message), writer: this.writer(id, path) })
+    const writer = this.writer(id, path)
+    try {
+      return await loadSession(id, path, { warn: message => this.logger.warn(message), writer })
+    } catch (error) {
+      // a log that cannot be opened keeps neither its writer nor its lock
+      if (this.writers.get(id) === writer) this.writers.delete(id)
+      await writer.close()
+      throw error
+    }
   }
 
   private writer(id: string, path: string, fresh = false): JsonlWriter {
-    const writer = new JsonlWriter(path, error => this.logger.error(error), this.durability, fresh)
+    const writer = new JsonlWriter(path, {
+      sessionId: id,
+      lockPath: join(this.root, id + LOCK_SUFFIX),
+      onFailure: error => this.logger.error(error),
+      durability: this.durability,
+      fresh,
+    })
     this.writers.set(id, writer)
     return writer
   }

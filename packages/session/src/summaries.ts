@@ -1,4 +1,4 @@
-import { compareCodeUnits } from 'dsh-core'
+import { compareCodeUnits, messageOf, oneLine } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 import type { SessionStoreApi } from './store-api.ts'
 
@@ -10,19 +10,22 @@ export interface SessionSummary {
   /** The first user message, or undefined when the session has no turn. */
   firstPrompt: string | undefined
   turns: number
-  /** True when another process is writing the session (a store with one writer per session refused it): not read. */
+  /** True when another process is writing the session (the store refused it with BUSY): not read. */
   busy?: boolean
+  /** Why the session cannot be opened (a corrupt log, a file that is not a regular one), in one line. */
+  broken?: string
   /** The first event of a type listed in `summarizeSessions`'s `keep`, by type (say, the front door that created it). */
   kept?: Record<string, SessionEvent>
 }
 
-// a store that keeps one writer per session (PostgreSQL) refuses to open a session another process writes
+// every store keeps one writer per session and refuses to open a session another process writes
 const isBusy = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'BUSY'
 
 /**
  * Reads every stored session and summarizes it, most recent first (ties in id order); a session another
- * process is writing is listed as busy, last, without its contents. Sessions this process did not have open
- * are closed again. `keep` names event types whose first occurrence the summary carries.
+ * process is writing is listed as busy, and one that cannot be read as broken with the reason, both last,
+ * without contents: one bad session never hides the others. Sessions this process did not have open are
+ * closed again. `keep` names event types whose first occurrence the summary carries.
  */
 export async function summarizeSessions(store: SessionStoreApi, keep: readonly string[] = []): Promise<SessionSummary[]> {
   const summaries: SessionSummary[] = []
@@ -32,8 +35,10 @@ export async function summarizeSessions(store: SessionStoreApi, keep: readonly s
     try {
       session = await store.open(id)
     } catch (error) {
-      if (!isBusy(error)) throw error
-      summaries.push({ id, lastTime: undefined, firstPrompt: undefined, turns: 0, busy: true })
+      const summary: SessionSummary = { id, lastTime: undefined, firstPrompt: undefined, turns: 0 }
+      if (isBusy(error)) summary.busy = true
+      else summary.broken = oneLine(messageOf(error))
+      summaries.push(summary)
       continue
     }
     const events = session.events()

@@ -125,6 +125,16 @@ const CORE: Record<string, Record<string, Field>> = {
     text: { check: nonBlank },
     sections: { check: listOf(nested({ name: { check: name }, text: { check: str } }, 'a context section { name, text }'), 'context sections') },
   },
+  'permission/decision': {
+    turn, step,
+    id: { check: str },
+    name: { check: name },
+    decision: { check: oneOf('allow', 'deny') },
+    by: { check: oneOf('policy', 'session', 'user', 'unanswered', 'cancelled') },
+    rule: { check: oneOf('permissions.deny', 'permissions.allow', 'permissions.default', 'readOnlyHint'), optional: true },
+    pattern: { check: name, optional: true },
+    answer: { check: oneOf('allow-once', 'allow-always', 'deny'), optional: true },
+  },
 }
 
 /** Event types whose data this package validates field by field. */

@@ -28,6 +28,7 @@ const valid = {
   'step/end': { turn: 1, step: 1 },
   'turn/end': { turn: 1, reason: 'error', error: { message: 'boom' } },
   'sequence/reset': { reason: 'compaction' },
+  'permission/decision': { turn: 1, step: 1, id: 'c', name: 'a', decision: 'allow', by: 'policy', rule: 'permissions.allow', pattern: 'a' },
 } as Record<string, Record<string, unknown>>
 
 /** [type, field path, bad value] — one row per field kind and type. */
@@ -61,6 +62,12 @@ const wrong: [string, string, unknown][] = [
   ['turn/end', 'error', 'boom'],
   ['turn/end', 'error.message', 42],
   ['sequence/reset', 'reason', false],
+  ['permission/decision', 'decision', 'ask'],
+  ['permission/decision', 'by', 'model'],
+  ['permission/decision', 'rule', 'toolOrder'],
+  ['permission/decision', 'pattern', ''],
+  ['permission/decision', 'answer', 'maybe'],
+  ['permission/decision', 'name', 7],
 ]
 
 function withField(data: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {

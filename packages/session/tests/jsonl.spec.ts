@@ -81,7 +81,7 @@ describe('JSONL persistence', () => {
     expect(session.lastSeq).toBe(0)
   })
 
-  it('skips a torn last line with a warning, truncates it, and appends on a clean line', async () => {
+  it('skips a torn last line with a warning, leaves the file as it is until the first append cuts it off', async () => {
     const good = `${line(1)}\n${line(2, 'user/message', { turn: 1, text: '日本語' })}\n`
     const torn = Buffer.concat([Buffer.from(good), Buffer.from(line(3)).subarray(0, 20), Buffer.from('語').subarray(0, 2)])
     const { sessions, path, logs, root } = await logWith(torn)
@@ -91,13 +91,14 @@ describe('JSONL persistence', () => {
     const warning = logs.find(message => message.type === 'warn')
     expect(warning?.name).toBe('session')
     expect(String(warning?.args[0])).toContain(`${path}, line 3`)
-    expect(await fs.readFile(path, 'utf8')).toBe(good)
+    expect(await fs.readFile(path)).toEqual(torn)
     session.append('turn/start', { turn: 2 })
     await session.flushed()
     const lines = await readLines(path)
     expect(lines).toHaveLength(4)
     expect(JSON.parse(lines[2]!)).toMatchObject({ seq: 3, type: 'turn/start' })
 
+    await sessions.close('s')
     const again = await setup({ persistenceRoot: root })
     expect((await again.sessions.open('s')).lastSeq).toBe(3)
   })

@@ -65,6 +65,9 @@ describe('SessionStore ids', () => {
     expect(random.id).not.toBe((await sessions.create()).id)
     long.append('turn/start', { turn: 1 })
     await long.flushed()
+    // the lock lives while the session is open
+    expect(await fs.readdir(root)).toEqual([`${long.id}.jsonl`, `${long.id}.lock`])
+    await sessions.close(long.id)
     expect(await fs.readdir(root)).toEqual([`${long.id}.jsonl`])
   })
 })
@@ -80,8 +83,10 @@ describe('SessionStore lazy logs', () => {
     await expect(fs.stat(root)).rejects.toThrow(/ENOENT/)
     session.append('turn/start', { turn: 1 })
     await session.flushed()
-    expect(await fs.readdir(root)).toEqual(['late.jsonl'])
+    expect(await fs.readdir(root)).toEqual(['late.jsonl', 'late.lock'])
     await sessions.close('other')
+    expect(await fs.readdir(root)).toEqual(['late.jsonl', 'late.lock'])
+    await sessions.close('late')
     expect(await fs.readdir(root)).toEqual(['late.jsonl'])
   })
 

@@ -63,22 +63,12 @@ export function sectionRanges(sections: readonly RenderedSection[]): SectionRang
 }
 
 /**
- * The section that holds byte `offset` of the rendered prompt. A separator byte goes to the section after it
- * (`following`: that section is why the separator is there; an offset past the end has no section) or to the
- * section before it (`preceding`: the position reads as the end of that section; past the end is the last).
+ * The section that holds byte `offset` of the rendered prompt; undefined past the end. A separator byte
+ * belongs to the section after it: that section is why the separator is there, so a section appended or
+ * dropped at the end is named by the first byte that differs (its separator), not the unchanged one before.
  */
-export function sectionAt<R extends Pick<SectionRange, 'start' | 'end'>>(
-  ranges: readonly R[],
-  offset: number,
-  separator: 'following' | 'preceding' = 'following',
-): R | undefined {
-  if (separator === 'following') return ranges.find((range) => range.end > offset)
-  let found: R | undefined
-  for (const range of ranges) {
-    if (range.start > offset) break
-    found = range
-  }
-  return found
+export function sectionAt<R extends Pick<SectionRange, 'start' | 'end'>>(ranges: readonly R[], offset: number): R | undefined {
+  return ranges.find((range) => range.end > offset)
 }
 
 /** The opening line of a runtime-context snapshot: a later snapshot replaces every earlier one. */

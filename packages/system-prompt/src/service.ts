@@ -1,4 +1,4 @@
-import { rawService, type ToolSchema, quote } from 'dsh-core'
+import { rawService, type ToolSchema, quote, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { SystemPromptError } from './errors.ts'
@@ -69,7 +69,7 @@ export interface SystemPromptConfig {
 
 /** Owns section order, runtime context, prompt variables and the canonical model-facing tool order. */
 export class SystemPrompt extends Service {
-  static Config: Schema<SystemPromptConfig> = Schema.object({
+  static Config: Schema<ConfigInput<SystemPromptConfig>, SystemPromptConfig> = Schema.object({
     persona: Schema.string().default('').description('Deployment persona, the section deployment:persona at order 0; empty renders nothing.'),
     toolOrder: Schema.union([Schema.array(Schema.string()), Schema.const(undefined)])
       .description(`Explicit model-facing tool order: tool names and prefix groups ending in "*" (e.g. "mcp__github__*"). Must contain "${TOOL_ORDER_REST}" once; omitted means code-unit lexicographic order.`),

@@ -1,12 +1,11 @@
 import { compareCodeUnits, listNames, quote, type ToolSchema } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
-import { PrefixIndex } from './prefix-index.ts'
+import { TOOL_ORDER_GROUP, ToolPatterns, toolPatternProblem } from './tool-patterns.ts'
+
+export { TOOL_ORDER_GROUP }
 
 /** The rest entry of a `toolOrder` list: where every tool the list does not name goes. */
 export const TOOL_ORDER_REST = '<unlisted-tools>'
-
-/** The mark that ends a group entry: `mcp__github__*` places every tool whose name starts with `mcp__github__`. */
-export const TOOL_ORDER_GROUP = '*'
 
 /** Whether a `toolOrder` entry is a prefix group (ends in `*`). */
 export const isToolGroup = (entry: string) => entry !== TOOL_ORDER_REST && entry.endsWith(TOOL_ORDER_GROUP)
@@ -35,17 +34,17 @@ export function validateToolOrder(list: unknown): asserts list is readonly strin
   }
   const seen = new Set<string>()
   list.forEach((entry, index) => {
-    if (typeof entry !== 'string' || entry === '') {
+    const problem = toolPatternProblem(entry)
+    if (problem === 'empty') {
       throw new SystemPromptError('INVALID_TOOL_ORDER', `toolOrder[${index}] must be a non-empty tool name, got ${quote(entry)}`)
     }
-    const star = entry.indexOf(TOOL_ORDER_GROUP)
-    if (star >= 0 && star !== entry.length - 1) {
+    if (problem === 'star-inside') {
       throw new SystemPromptError(
         'INVALID_TOOL_ORDER',
         `toolOrder[${index}] is ${quote(entry)}: "*" may only end an entry, as in "mcp__github__*" (a prefix group); valid entries are tool names, prefix groups and ${quote(TOOL_ORDER_REST)}`,
       )
     }
-    if (entry === TOOL_ORDER_GROUP) {
+    if (problem === 'bare-star') {
       throw new SystemPromptError(
         'INVALID_TOOL_ORDER',
         `toolOrder[${index}] is a bare "*"; a group needs a prefix before the "*" (e.g. "mcp__github__*"), and ${quote(TOOL_ORDER_REST)} already places every other tool`,
@@ -66,49 +65,31 @@ export function validateToolOrder(list: unknown): asserts list is readonly strin
 }
 
 /**
- * A validated `toolOrder`, indexed once: exact names in a map, group prefixes in a trie, so placing N
+ * A validated `toolOrder`, indexed once (`ToolPatterns`, the matcher `permissions` uses too): placing N
  * tools costs O(N) map lookups and name walks, never a scan of the groups per tool.
  */
 export class ToolOrderPolicy {
   readonly names: readonly string[]
-  private readonly slots = new Map<string, number>()
-  /** Group number → the list index of its entry. */
-  private readonly groupSlots: number[] = []
-  private readonly groupEntries: string[] = []
-  private readonly groups: PrefixIndex
+  private readonly patterns: ToolPatterns
   private readonly restIndex: number
 
   constructor(list: readonly string[]) {
     validateToolOrder(list)
     this.names = Object.freeze([...list])
-    const prefixes: string[] = []
-    this.names.forEach((name, index) => {
-      if (isToolGroup(name)) {
-        prefixes.push(name.slice(0, -TOOL_ORDER_GROUP.length))
-        this.groupSlots.push(index)
-        this.groupEntries.push(name)
-      } else {
-        this.slots.set(name, index)
-      }
-    })
-    this.groups = new PrefixIndex(prefixes)
-    this.restIndex = this.slots.get(TOOL_ORDER_REST)!
+    this.patterns = new ToolPatterns(this.names, isToolGroup)
+    this.restIndex = this.names.indexOf(TOOL_ORDER_REST)
   }
 
   /** The list index where `name` goes (see `placementOf`), without building a record. */
   slotOf(name: string): number {
-    const slot = this.slots.get(name)
-    if (slot !== undefined) return slot
-    const group = this.groups.longest(name)
-    return group >= 0 ? this.groupSlots[group]! : this.restIndex
+    const slot = this.patterns.indexOf(name)
+    return slot >= 0 ? slot : this.restIndex
   }
 
   /** Where `name` goes: its own entry beats a group; of two matching groups the longer prefix wins. */
   placementOf(name: string): ToolPlacement {
-    const slot = this.slots.get(name)
-    if (slot !== undefined && slot !== this.restIndex) return { kind: 'listed', entry: name, index: slot }
-    const group = this.groups.longest(name)
-    if (group >= 0) return { kind: 'group', entry: this.groupEntries[group]!, index: this.groupSlots[group]! }
+    const match = this.patterns.match(name)
+    if (match && match.index !== this.restIndex) return { kind: match.kind === 'exact' ? 'listed' : 'group', entry: match.entry, index: match.index }
     return { kind: 'rest', entry: TOOL_ORDER_REST, index: this.restIndex }
   }
 
@@ -119,16 +100,13 @@ export class ToolOrderPolicy {
 
   /** Group entries whose prefix starts none of `known`, in list order. */
   emptyGroups(known: Iterable<string>): string[] {
-    if (this.groups.size === 0) return []
-    const hit = new Array<boolean>(this.groups.size).fill(false)
-    for (const name of known) this.groups.markAll(name, hit)
-    return this.groupEntries.filter((_, group) => !hit[group])
+    return this.patterns.emptyGroups(known)
   }
 
   /** Throws the configuration error when a listed name is known to no provider, or a group matches no known tool. */
   assertKnown(knows: (name: string) => boolean, knownNames: () => string[], eachKnown: () => Iterable<string> = knownNames): void {
     const unknown = this.unknownNames(knows)
-    const empty = this.emptyGroups(this.groups.size ? eachKnown() : [])
+    const empty = this.emptyGroups(this.patterns.hasGroups ? eachKnown() : [])
     if (unknown.length === 0 && empty.length === 0) return
     const parts: string[] = []
     if (unknown.length) parts.push(unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`)

@@ -25,13 +25,9 @@ describe('sectionRanges', () => {
 
 describe('sectionAt', () => {
   const ranges = [{ name: 'a', start: 0, end: 3 }, { name: 'b', start: 5, end: 8 }]
-  const at = (offset: number, separator?: 'following' | 'preceding') => sectionAt(ranges, offset, separator)?.name
+  const at = (offset: number) => sectionAt(ranges, offset)?.name
 
-  it('gives the separator to the section after it and an offset past the end to none, by default', () => {
+  it('gives a separator to the section after it and an offset past the end to none', () => {
     expect([0, 2, 3, 4, 5, 7, 8, 99].map((offset) => at(offset))).toEqual(['a', 'a', 'b', 'b', 'b', 'b', undefined, undefined])
-  })
-
-  it('gives the separator to the section before it and an offset past the end to the last section, when asked', () => {
-    expect([0, 2, 3, 4, 5, 99].map((offset) => at(offset, 'preceding'))).toEqual(['a', 'a', 'a', 'a', 'b', 'b'])
   })
 })

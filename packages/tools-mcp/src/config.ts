@@ -1,5 +1,5 @@
 import Schema from 'schemastery'
-import { quote } from 'dsh-core'
+import { quote, type ConfigInput } from 'dsh-core'
 /** The largest delay `setTimeout` honours; a larger one would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
 import { ToolsMcpError } from './errors.ts'
@@ -60,7 +60,7 @@ const ServerSchema = Schema.intersect([
   Schema.dict(Schema.any()),
 ]) as unknown as Schema<ServerConfig>
 
-export const Config: Schema<ToolsMcpConfig> = Schema.object({
+export const Config: Schema<ConfigInput<ToolsMcpConfig>, ToolsMcpConfig> = Schema.object({
   servers: Schema.dict(ServerSchema).default({}).description('MCP servers by name; each one\'s tools appear as mcp__<name>__<tool>.'),
   restartDelayMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(500)
     .description('First delay before a failed or exited server is started again (ms); doubled after each failure.'),

@@ -8,7 +8,10 @@ export const name = 'tools-mcp'
 export const inject = ['tools']
 export { Config }
 
-/** The effect label each MCP tool registration carries; `dsh-prompt inspect` reads the server from it. */
+/**
+ * The effect label each MCP tool registration carries, for diagnostics only: the server is recorded as typed
+ * data in the tool's origin (`tools.origin(name).server`), which is what inspection reads.
+ */
 export function registrationLabel(tool: string, server: string): string {
   return `tools-mcp.register(${tool} from server ${JSON.stringify(server)})`
 }
@@ -24,7 +27,7 @@ export function batchRegistrationLabel(tools: readonly string[], server: string)
  */
 function registerListing(ctx: Context, definitions: ExecutableTool[], server: string): (() => Promise<void>)[] {
   let batch: ToolBatchDisposer | undefined
-  const end = ctx.effect(() => (batch = ctx.tools.registerMany(definitions)), batchRegistrationLabel(definitions.map((tool) => tool.name), server))
+  const end = ctx.effect(() => (batch = ctx.tools.registerMany(definitions, { server })), batchRegistrationLabel(definitions.map((tool) => tool.name), server))
   let live = definitions.length
   return batch!.each.map((dispose) => {
     let done = false
@@ -50,7 +53,7 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
   const stopping = () => ctx.fiber.uid === null
   const none = () => {}
   const set: McpServerSet = new McpServerSet(specs, {
-    register: (definition, origin) => stopping() ? none : ctx.effect(() => ctx.tools.register(definition), registrationLabel(definition.name, origin.server)),
+    register: (definition, origin) => stopping() ? none : ctx.effect(() => ctx.tools.register(definition, { server: origin.server }), registrationLabel(definition.name, origin.server)),
     registerMany: (definitions, server) => stopping() ? definitions.map(() => none) : registerListing(ctx, definitions, server),
     // front doors show these to the person using the app (`tools/source`); a call to a down server's tool names it
     status: (status) => { if (!stopping()) ctx.tools.reportSource(toSourceStatus(status)) },

@@ -186,6 +186,7 @@ export class McpServerSet {
       // in the server's key order: the system prompt's schemaKeyOrder owns the model-facing order
       const parameters = schema as object
       const description = tool.description ?? tool.title ?? ''
+      const annotations = permissionHints(tool.annotations)
       const definition: ExecutableTool = {
         name,
         description,
@@ -196,11 +197,22 @@ export class McpServerSet {
           if (result.isError) throw new ToolsMcpError('TOOL_ERROR', result.text)
           return result.text
         },
+        ...annotations && { annotations },
       }
-      wanted.set(name, { definition, origin: { server, tool: tool.name }, fingerprint: JSON.stringify(canonicalJson([description, parameters])) })
+      const fingerprint = JSON.stringify(canonicalJson([description, parameters, annotations ?? null]))
+      wanted.set(name, { definition, origin: { server, tool: tool.name }, fingerprint })
     }
     return wanted
   }
+}
+
+/** The annotations a permission policy reads (`readOnlyHint`, `destructiveHint`), when the server gave booleans. */
+function permissionHints(annotations: Tool['annotations']): ExecutableTool['annotations'] {
+  if (!annotations) return undefined
+  const hints: NonNullable<ExecutableTool['annotations']> = {}
+  if (typeof annotations.readOnlyHint === 'boolean') hints.readOnlyHint = annotations.readOnlyHint
+  if (typeof annotations.destructiveHint === 'boolean') hints.destructiveHint = annotations.destructiveHint
+  return Object.keys(hints).length ? hints : undefined
 }
 
 function once(dispose: () => unknown): () => void {

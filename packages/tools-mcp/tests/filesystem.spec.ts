@@ -33,6 +33,13 @@ afterAll(async () => {
 })
 
 describe('published MCP servers', () => {
+  it('hand their readOnlyHint and destructiveHint (only those) to the registered tools, outside the model-facing schema', () => {
+    expect(app.ctx.tools.get('mcp__filesystem__read_text_file')?.annotations).toEqual({ readOnlyHint: true })
+    expect(app.ctx.tools.get('mcp__filesystem__write_file')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true })
+    expect(app.ctx.tools.get('mcp__filesystem__create_directory')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false })
+    expect(Object.keys(app.ctx.tools.get('mcp__filesystem__write_file')!)).not.toContain('idempotentHint')
+  })
+
   it('have registered their tools by the time boot() resolves', () => {
     const names = app.ctx.tools.list()
     expect(names).toContain('mcp__filesystem__list_directory')

@@ -23,6 +23,8 @@ describe('startup', () => {
   it('registers every page of a paginated tools/list', async () => {
     const { ctx, plugin } = await start({ paged: testServer({ tools: ['a', 'b', 'c', 'd', 'e'].map((name) => tool(name)), pageSize: 2 }) })
     expect(ctx.tools.list()).toEqual(['a', 'b', 'c', 'd', 'e'].map((name) => `mcp__paged__${name}`))
+    // registered as one listing: each tool's origin names the server
+    expect(ctx.tools.origin('mcp__paged__e')).toEqual({ plugin: 'tools-mcp', entry: undefined, server: 'paged' })
     await plugin.dispose()
     expect(ctx.tools.list()).toEqual([])
   })
@@ -166,6 +168,9 @@ describe('name collisions', () => {
     const plugin = await loadMcp(ctx, { servers: { x: testServer({ tools: [tool('t'), tool('u')] }) } })
     expect(ctx.tools.list()).toEqual(['mcp__x__t', 'mcp__x__u'])
     expect(ctx.tools.get('mcp__x__t')?.description).toBe('d')
+    // registered one by one after the refusal: the origin still names the server, and the other tool keeps its own
+    expect(ctx.tools.origin('mcp__x__u')).toEqual({ plugin: 'tools-mcp', entry: undefined, server: 'x' })
+    expect(ctx.tools.origin('mcp__x__t')).not.toHaveProperty('server')
     expect(lines.filter((line) => line.startsWith('[error]'))).toEqual([
       '[error] MCP server "x": tool "t" cannot be registered: tool "mcp__x__t" is already registered',
     ])

@@ -1,10 +1,9 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way tools-static can refuse its config; tests and callers switch on `code`. */
 export type ToolsStaticErrorCode = 'INVALID_TOOL_NAME' | 'DUPLICATE_TOOL' | 'INVALID_PARAMETERS' | 'CONFLICTING_DELAYS' | 'REVEAL_WITHOUT_DEFER'
 
 /** The one error class of dsh-tools-static. */
-export class ToolsStaticError extends Error {
+export class ToolsStaticError extends CodedError<ToolsStaticErrorCode> {
   override name = 'ToolsStaticError'
-  constructor(public readonly code: ToolsStaticErrorCode, message: string) {
-    super(message)
-  }
 }

@@ -1,3 +1,4 @@
+import type { ConfigInput } from 'dsh-core'
 import type { Context } from 'cordis'
 import Schema from 'schemastery'
 import { TOOL_NAME } from 'dsh-tools'
@@ -44,7 +45,7 @@ const StaticTool: Schema<StaticTool> = Schema.object({
     .description('With shouldDefer: reveal the tool as soon as it is registered; the model sees it, declared with deferred loading where the route supports it.'),
 })
 
-export const Config: Schema<ToolsStaticConfig> = Schema.object({
+export const Config: Schema<ConfigInput<ToolsStaticConfig>, ToolsStaticConfig> = Schema.object({
   tools: Schema.array(StaticTool).description('The tools to register.'),
 })
 

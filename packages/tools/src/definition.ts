@@ -2,7 +2,7 @@ import { messageOf, describeValue, frozenJsonCopy, isDeepFrozen } from 'dsh-core
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
 import { ToolError } from './errors.ts'
-import type { ExecutableTool, ToolEntry } from './types.ts'
+import type { ExecutableTool, ToolAnnotations, ToolEntry } from './types.ts'
 
 /** The tool names model providers accept (OpenAI and Anthropic agree on this pattern). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -98,6 +98,23 @@ function checkFlag(name: string, flag: string, value: unknown): void {
   }
 }
 
+const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint'] as const
+
+/** The annotations the runtime keeps (others, such as MCP's `title` or `openWorldHint`, are dropped), frozen. */
+function checkAnnotations(name: string, value: unknown): Readonly<ToolAnnotations> | undefined {
+  if (value === undefined) return undefined
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} has annotations ${describeValue(value)}; they must be an object such as { readOnlyHint: true } or omitted`)
+  }
+  const kept: ToolAnnotations = {}
+  for (const key of ANNOTATION_KEYS) {
+    const flag = (value as Record<string, unknown>)[key]
+    checkFlag(name, `annotations.${key}`, flag)
+    if (flag !== undefined) kept[key] = flag as boolean
+  }
+  return Object.freeze(kept)
+}
+
 /**
  * Checks a definition and prepares what a call needs. Every error names the tool. The parameters are
  * checked here for being plain JSON with `type: "object"` at the root; checking them as a JSON Schema and
@@ -119,6 +136,7 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   checkFlag(name, 'shouldDefer', shouldDefer)
   checkFlag(name, 'alwaysLoad', alwaysLoad)
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${describeValue(name)} timeoutMs`, 'INVALID_TOOL')
+  const annotations = checkAnnotations(name, definition.annotations)
 
   const parameters = checkParameters(name, definition.parameters)
   // In the author's key order (the system prompt's schemaKeyOrder decides the model-facing order, once per
@@ -130,6 +148,7 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   if (shouldDefer !== undefined) copy.shouldDefer = shouldDefer
   if (alwaysLoad !== undefined) copy.alwaysLoad = alwaysLoad
   if (timeoutMs !== undefined) copy.timeoutMs = timeoutMs
+  if (annotations !== undefined) copy.annotations = annotations
   return {
     name,
     definition: Object.freeze(copy),

@@ -1,14 +1,15 @@
-import { messageOf, listNames, describeValue, rawService } from 'dsh-core'
+import { messageOf, listNames, describeValue, rawService, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { ValidatorPool } from './arguments.ts'
 import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
 import { ToolError } from './errors.ts'
+import { Origins, type ToolOrigin } from './origin.ts'
 import { PluginOwnership } from './ownership.ts'
 import { ToolScopes } from './scopes.ts'
 import { runTool } from './run.ts'
 import { ToolSources, type ToolSourceStatus } from './sources.ts'
-import type { ExecuteOptions, ToolBatchDisposer, ToolChange, ExecutableTool, ToolEntry, ToolResult, ToolScope } from './types.ts'
+import type { ExecuteOptions, ToolBatchDisposer, ToolChange, ExecutableTool, ToolEntry, ToolRegistration, ToolResult, ToolScope } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -29,7 +30,7 @@ export interface ToolRuntimeConfig {
 /** The tool registry (a membership store, not the order authority) and the runner of tool calls. */
 export class ToolRuntime extends Service {
   static inject = ['systemPrompt']
-  static Config: Schema<ToolRuntimeConfig> = Schema.object({
+  static Config: Schema<ConfigInput<ToolRuntimeConfig>, ToolRuntimeConfig> = Schema.object({
     timeoutMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(30_000)
       .description('How long a tool call may run before it fails as timed out (ms); a tool may set its own.'),
   })
@@ -39,6 +40,7 @@ export class ToolRuntime extends Service {
   private readonly validators = new ValidatorPool()
   private readonly ownership = new PluginOwnership()
   private readonly sources = new ToolSources()
+  private readonly origins = new Origins()
 
   /** Resolved once from the service's own context; property reads through a context build proxies. */
   private readonly emit: Context['emit']
@@ -57,15 +59,17 @@ export class ToolRuntime extends Service {
 
   /**
    * Adds a tool; returns its disposer. It is removed with the registering plugin. With `{ agentId }` the
-   * tool is that agent's alone: only its assemblies show it and only its calls reach it.
+   * tool is that agent's alone: only its assemblies show it and only its calls reach it. `{ server }` names
+   * the remote source (an MCP server) in the tool's `origin`, beside the registering plugin and its entry.
    */
-  register<Args = any>(definition: ExecutableTool<Args>, scope: ToolScope = {}): () => Promise<void> {
+  register<Args = any>(definition: ExecutableTool<Args>, scope: ToolRegistration = {}): () => Promise<void> {
     // The caller's context decides which plugin owns the tool; everything else is read from the raw service.
     const self = rawService(this)
     const agentId = scope?.agentId
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '')) {
       throw new ToolError('INVALID_TOOL', `tools.register() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
     }
+    const server = checkServer(scope?.server, 'tools.register()')
     const entry = prepareTool(definition, self.validators)
     const { name } = entry
     const holder = self.scopes.holder(name, agentId)
@@ -79,7 +83,7 @@ export class ToolRuntime extends Service {
     const registry = self.scopes.registryFor(agentId)
     const where = agentId === undefined ? {} : { agentId }
     return self.ownership.own(callerOf(this), (fiber) => {
-      entry.owner = fiber
+      entry.origin = self.origins.of(fiber, server)
       registry.add(entry)
       self.changed('register', name, where)
     }, () => {
@@ -94,13 +98,15 @@ export class ToolRuntime extends Service {
    * them. All or none: every definition is checked, and names against each other and every scope, before
    * any is added. Each tool still emits its own `tools/change`. One call through a Cordis context instead
    * of one per tool, which is most of what registering thousands of tools one by one costs. The returned
-   * disposer removes them all; its `each[i]` removes `definitions[i]` alone (a re-listed MCP tool).
+   * disposer removes them all; its `each[i]` removes `definitions[i]` alone (a re-listed MCP tool). `{ server }`
+   * is recorded in every tool's `origin`, as with `register()`.
    */
-  registerMany(definitions: readonly ExecutableTool[]): ToolBatchDisposer {
+  registerMany(definitions: readonly ExecutableTool[], options: Pick<ToolRegistration, 'server'> = {}): ToolBatchDisposer {
     const self = rawService(this)
     if (!Array.isArray(definitions)) {
       throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${describeValue(definitions)}`)
     }
+    const server = checkServer(options?.server, 'tools.registerMany()')
     const { registry } = self
     const entries = definitions.map((definition) => prepareTool(definition, self.validators))
     const names = new Set<string>()
@@ -113,8 +119,9 @@ export class ToolRuntime extends Service {
       names.add(name)
     }
     const owner = callerOf(this)
+    let origin: ToolOrigin | undefined
     const disposers = entries.map((entry) => self.ownership.own(owner, (fiber) => {
-      entry.owner = fiber
+      entry.origin = origin ??= self.origins.of(fiber, server)
       registry.add(entry)
       self.changed('register', entry.name)
     }, () => {
@@ -126,9 +133,12 @@ export class ToolRuntime extends Service {
     return Object.assign(all, { each: Object.freeze(disposers) })
   }
 
-  /** The plugin (Cordis fiber) that registered `name`, for inspection tools; undefined for an unknown name. */
-  ownerOf(name: string): Context['fiber'] | undefined {
-    return rawService(this).registry.get(name)?.owner
+  /**
+   * Where the registered tool `name` comes from: `{ plugin, entry, server? }`, recorded by `register()` /
+   * `registerMany()`; undefined for an unknown name. With `{ agentId }` that agent's own tools count too.
+   */
+  origin(name: string, scope: ToolScope = {}): ToolOrigin | undefined {
+    return rawService(this).scopes.get(name, scope?.agentId)?.origin
   }
 
   /** Shows a deferred tool to the model; true when that changed what the model sees. */
@@ -236,6 +246,11 @@ export class ToolRuntime extends Service {
 }
 
 export default ToolRuntime
+
+function checkServer(server: unknown, call: string): string | undefined {
+  if (server === undefined || (typeof server === 'string' && server !== '')) return server
+  throw new ToolError('INVALID_TOOL', `${call} takes server as a non-empty string or omitted, got ${describeValue(server)}`)
+}
 
 /** The calling plugin's context per service proxy: each read of `ctx` through a proxy builds a context. */
 const callers = new WeakMap<object, Context>()

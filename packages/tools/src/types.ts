@@ -1,5 +1,5 @@
-import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
+import type { ToolOrigin } from './origin.ts'
 
 /** What a running tool receives besides its arguments. */
 export interface ToolExecuteContext {
@@ -22,6 +22,19 @@ export interface ExecutableTool<Args = any> {
   alwaysLoad?: boolean
   /** Overrides the runtime's `timeoutMs` for this tool. */
   timeoutMs?: number
+  /** What the tool says about itself (MCP tool annotations). Never part of the model-facing schema. */
+  annotations?: ToolAnnotations
+}
+
+/**
+ * Hints a tool gives about its effects, as MCP tool annotations spell them. Permission policies read them
+ * (`dsh-agent-loop`); they are claims of the tool's author, not guarantees.
+ */
+export interface ToolAnnotations {
+  /** The tool changes nothing. */
+  readOnlyHint?: boolean
+  /** The tool may delete or overwrite (meaningful when it is not read-only). */
+  destructiveHint?: boolean
 }
 
 /** The outcome of one call; `execute()` never throws, failures arrive as `isError: true`. */
@@ -36,6 +49,12 @@ export interface ToolResult {
  */
 export interface ToolScope {
   agentId?: string
+}
+
+/** What `register()` takes besides the definition: the scope, and where the tool comes from. */
+export interface ToolRegistration extends ToolScope {
+  /** The remote source of the tool (an MCP server's name), recorded in its `origin`. */
+  server?: string
 }
 
 export interface ExecuteOptions extends ToolScope {
@@ -62,8 +81,8 @@ export interface ToolEntry {
   readonly deferred: boolean
   readonly alwaysLoad: boolean
   readonly timeoutMs: number | undefined
-  /** The plugin that registered it, set when it is added. */
-  owner?: Context['fiber']
+  /** Who registered it (plugin, app-file entry, server), set when it is added. */
+  origin?: ToolOrigin
 }
 
 

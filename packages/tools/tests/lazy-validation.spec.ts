@@ -93,12 +93,3 @@ describe('tools.registerMany()', () => {
     expect(ctx.tools.list()).toEqual([])
   })
 })
-
-describe('tools.ownerOf()', () => {
-  it('names the plugin that registered each tool, one by one or in a listing', async () => {
-    const ctx = await setup()
-    await ctx.plugin({ name: 'one', inject: ['tools'], apply: (ctx) => { ctx.tools.register(tool('a')) } })
-    await ctx.plugin({ name: 'many', inject: ['tools'], apply: (ctx) => { ctx.tools.registerMany([tool('b'), tool('c')]) } })
-    expect(['a', 'b', 'c', 'none'].map((name) => ctx.tools.ownerOf(name)?.name)).toEqual(['one', 'many', 'many', undefined])
-  })
-})

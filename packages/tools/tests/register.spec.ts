@@ -26,6 +26,16 @@ describe('tools.register()', () => {
     expect(ctx.tools.list()).toEqual([])
   })
 
+  it('keeps readOnlyHint and destructiveHint, frozen and out of the schema; other annotation keys are dropped', async () => {
+    const ctx = await setup()
+    ctx.tools.register(tool('t', { annotations: { readOnlyHint: true, title: 'T', openWorldHint: false } } as any))
+    const annotations = ctx.tools.get('t')?.annotations
+    expect(annotations).toEqual({ readOnlyHint: true })
+    expect(Object.isFrozen(annotations)).toBe(true)
+    const assembled = await ctx.systemPrompt.assemble()
+    expect(assembled.tools.find((schema) => schema.name === 't')).not.toHaveProperty('annotations')
+  })
+
   it('rejects a duplicate name and keeps the first registration', async () => {
     const ctx = await setup()
     ctx.tools.register(tool('read', { description: 'first' }))
@@ -49,6 +59,10 @@ describe('tools.register()', () => {
     [{ timeoutMs: 0 }, 'INVALID_TOOL', /tool "t" timeoutMs must be an integer number of milliseconds from 1 to 2147483647, got 0/],
     [{ timeoutMs: 2 ** 31 }, 'INVALID_TOOL', /tool "t" timeoutMs must be .* got 2147483648/],
     [{ timeoutMs: 1.5 }, 'INVALID_TOOL', /got 1.5/],
+    [{ annotations: 'read-only' }, 'INVALID_TOOL', /tool "t" has annotations "read-only"; they must be an object such as \{ readOnlyHint: true \} or omitted/],
+    [{ annotations: [] }, 'INVALID_TOOL', /tool "t" has annotations .*they must be an object/],
+    [{ annotations: { readOnlyHint: 'yes' } }, 'INVALID_TOOL', /tool "t" has annotations.readOnlyHint "yes"; it must be true, false or omitted/],
+    [{ annotations: { destructiveHint: 1 } }, 'INVALID_TOOL', /tool "t" has annotations.destructiveHint 1/],
   ])('rejects the definition fields %o', async (fields, code, message) => {
     const ctx = await setup()
     const error = toolError(() => ctx.tools.register(tool('t', fields as any)))

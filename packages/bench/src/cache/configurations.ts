@@ -1,19 +1,26 @@
 import type { ToolUpdateMode } from 'dsh-llm'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
-import type { Wire } from './ideal.ts'
+import type { Wire } from 'dsh-llm-testing/emulator'
 import { CORE_TOOL_NAMES } from './tools.ts'
 
 /** One full run of the session: which wire, which tool order, which tool-update mode. */
 export interface Configuration {
-  key: 'registration_order' | 'canonical' | 'tool_order' | 'addition_only' | 'in_history' | 'deepseek_addition_only' | 'mcp_registration_order' | 'mcp_canonical' | 'mcp_key_shuffle_registered' | 'mcp_key_shuffle' | 'compaction'
+  key: string
   /** What it stands for, for tables and the chart legend. */
   label: string
   wire: Wire
   /** Baseline only: reorder tools by registration in this process (a harness without canonical order). */
   registrationOrder?: boolean
   toolOrder?: string[]
-  /** Tool-update mode of the model on the Messages and DeepSeek routes. */
+  /** Tool-update mode of the model entry. */
   toolUpdate?: ToolUpdateMode
+  /**
+   * The emulator's path prefix, which picks the provider whose cache rules answer: '' (generic Chat
+   * Completions; DeepSeek's Anthropic-compatible Messages), '/openai', '/dashscope', '/deepseek', '/anthropic'.
+   */
+  route?: string
+  /** More keys of the model entry (the provider profile, its caching options). */
+  entry?: Record<string, unknown>
   /** Where the tools come from: `dsh-tools-static` plugins (default) or real MCP servers through `dsh-tools-mcp`. */
   source?: 'static' | 'mcp'
   /** MCP only: each server lists its schemas with object keys in a new order at every start. */
@@ -34,13 +41,24 @@ export const COMPACT_AT = 0.8
  */
 export const SMALL_WINDOW = 5_500
 
+const DEEPSEEK = { provider: 'deepseek' }
+
 export const CONFIGURATIONS: Configuration[] = [
   { key: 'registration_order', label: 'registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true },
   { key: 'canonical', label: 'canonical order, chat completions', wire: 'chat-completions' },
   { key: 'tool_order', label: 'toolOrder: core first, chat completions', wire: 'chat-completions', toolOrder: [...CORE_TOOL_NAMES, TOOL_ORDER_REST] },
-  { key: 'addition_only', label: 'messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only' },
-  { key: 'in_history', label: 'messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history' },
-  { key: 'deepseek_addition_only', label: 'deepseek chat completions, toolUpdate addition-only', wire: 'deepseek', toolUpdate: 'addition-only' },
+  // append: tools that join go after the declared ones, so an addition keeps the whole tool block
+  { key: 'append_addition', label: 'toolUpdate append, chat completions', wire: 'chat-completions', toolUpdate: 'append' },
+  // DeepSeek's Anthropic-compatible Messages route (the emulator's /v1/messages), automatic 64-token units
+  { key: 'deepseek_anthropic_addition_only', label: 'deepseek messages, toolUpdate addition-only', wire: 'messages', toolUpdate: 'addition-only', entry: DEEPSEEK },
+  { key: 'deepseek_anthropic_in_history', label: 'deepseek messages, toolUpdate in-history', wire: 'messages', toolUpdate: 'in-history', entry: DEEPSEEK },
+  { key: 'deepseek_addition_only', label: 'deepseek chat completions, toolUpdate addition-only', wire: 'deepseek', route: '/deepseek', toolUpdate: 'addition-only', entry: DEEPSEEK },
+  // Anthropic's own API caches only at breakpoints: the anthropic profile places them; a harness that does
+  // not know the provider's rules (the generic profile on the same wire) sends none and reads nothing
+  { key: 'anthropic_breakpoints', label: 'anthropic messages, profile anthropic (breakpoints)', wire: 'messages', route: '/anthropic', entry: { provider: 'anthropic' } },
+  { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', entry: { provider: 'generic' } },
+  { key: 'openai_prompt_cache_key', label: 'openai chat completions, profile openai (prompt_cache_key)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' } },
+  { key: 'dashscope_markers', label: 'dashscope chat completions, profile dashscope (cache_control)', wire: 'chat-completions', route: '/dashscope', entry: { provider: 'dashscope' } },
   { key: 'mcp_registration_order', label: 'MCP servers, registration order (baseline), chat completions', wire: 'chat-completions', registrationOrder: true, source: 'mcp' },
   { key: 'mcp_canonical', label: 'MCP servers, canonical order, chat completions', wire: 'chat-completions', source: 'mcp' },
   { key: 'mcp_key_shuffle_registered', label: 'MCP servers shuffling schema keys, registered key order (baseline), chat completions', wire: 'chat-completions', source: 'mcp', shuffleKeys: true, schemaKeyOrder: 'registered' },

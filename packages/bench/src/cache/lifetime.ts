@@ -98,14 +98,10 @@ export async function startProcess(configuration: Configuration, origin: string,
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
   watchReconstruction(ctx, SESSION)
-  if (configuration.wire === 'chat-completions') {
-    const model = configuration.contextWindow ? { id: MODEL, contextWindow: configuration.contextWindow } : MODEL
-    await load(OpenAIProvider, { baseURL: `${origin}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
-  } else if (configuration.wire === 'deepseek') {
-    await load(OpenAIProvider, { baseURL: `${origin}/deepseek/v1`, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
-  } else {
-    await load(AnthropicProvider, { baseURL: origin, apiKeyEnv: KEY_ENV, models: [{ id: MODEL, toolUpdate: configuration.toolUpdate }] })
-  }
+  const { route = '', toolUpdate, contextWindow, entry } = configuration
+  const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
+  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model] })
+  else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model] })
   return { ctx, load, fibers }
 }
 

@@ -19,8 +19,14 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   registration_order: { color: '#d62728' },
   canonical: { color: '#1f77b4' },
   tool_order: { color: '#2ca02c', dash: '8 4' },
-  addition_only: { color: '#ff7f0e' },
-  in_history: { color: '#8c564b', dash: '3 3' },
+  deepseek_anthropic_addition_only: { color: '#ff7f0e' },
+  deepseek_anthropic_in_history: { color: '#8c564b', dash: '3 3' },
+  deepseek_addition_only: { color: '#aec7e8', dash: '5 3' },
+  anthropic_no_markers: { color: '#c5b0d5', dash: '1 2' },
+  anthropic_breakpoints: { color: '#9edae5' },
+  openai_prompt_cache_key: { color: '#ffbb78', dash: '4 1' },
+  dashscope_markers: { color: '#98df8a', dash: '2 1' },
+  append_addition: { color: '#dbdb8d', dash: '6 3' },
   mcp_registration_order: { color: '#e377c2', dash: '6 2' },
   mcp_canonical: { color: '#17becf', dash: '1 3' },
   mcp_key_shuffle_registered: { color: '#bcbd22', dash: '4 2' },
@@ -30,10 +36,18 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
 
 const args = process.argv.slice(2).filter((arg) => arg !== '--')
 const json = args.includes('--json')
+const onlyAt = args.indexOf('--only')
+// --only a,b runs those configurations (and `canonical` and `compaction`, which the derived keys need)
+const only = onlyAt >= 0 ? new Set([...(args[onlyAt + 1] ?? '').split(','), 'canonical', 'compaction']) : undefined
+const unknown = [...only ?? []].filter((key) => !CONFIGURATIONS.some((configuration) => configuration.key === key))
+if (unknown.length) {
+  process.stderr.write(`bench:cache: unknown configuration(s) ${unknown.join(', ')}; known: ${CONFIGURATIONS.map((configuration) => configuration.key).join(', ')}\n`)
+  process.exit(2)
+}
 const started = performance.now()
 
 const runs: { run: ConfigurationRun; summary: Summary }[] = []
-for (const configuration of CONFIGURATIONS) {
+for (const configuration of CONFIGURATIONS.filter((candidate) => !only || only.has(candidate.key))) {
   if (!json) process.stderr.write(`bench:cache: ${configuration.key}…\n`)
   const run = await runConfiguration(configuration, SEED)
   runs.push({ run, summary: summarize(run) })
@@ -64,7 +78,8 @@ series.push({
   dash: '2 3',
   values: perTurn(reference, TURNS.length, (request) => request.idealTokens),
 })
-await writeFile(CHART, renderChart({
+// the chart shows every configuration: a partial run (--only) leaves it as it is
+if (!only) await writeFile(CHART, renderChart({
   title: `Cached prompt tokens per turn: ${TURNS.length} turns, ${LIFETIMES} restarts, ${ADDITIONS.length} tools added`,
   yLabel: 'cached tokens (first request of the turn)',
   series,
@@ -76,7 +91,7 @@ if (json) {
   process.stdout.write(JSON.stringify(results) + '\n')
 } else {
   const header = ['configuration', 'wire', 'cached', 'ideal', 'share', 'lost@addition', 'lost@restart']
-  const widths = [26, 18, 9, 9, 7, 14, 13]
+  const widths = [34, 18, 9, 9, 7, 14, 13]
   const row = (cells: (string | number)[]) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]!) : String(cell).padStart(widths[index]!)).join(' ')
   console.log(row(header))
   for (const { run, summary } of runs) {
@@ -88,7 +103,8 @@ if (json) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }
   for (const target of TARGETS) {
-    const value = results[target.key]!
+    const value = results[target.key]
+    if (value === undefined) continue
     console.log(`${target.key.padEnd(40)} ${String(value).padStart(8)}  (target ${target.check} ${target.bound}: ${meets(value, target) ? 'met' : 'MISSED'})`)
   }
   console.log(`\n${results.cache_requests} requests per configuration; chart: ${fileURLToPath(CHART)}; ${((performance.now() - started) / 1000).toFixed(1)} s`)

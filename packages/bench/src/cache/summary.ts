@@ -86,10 +86,12 @@ export const TARGETS: { key: string; check: '>=' | '='; bound: number }[] = [
   { key: 'cache_share_canonical', check: '>=', bound: 0.95 },
   { key: 'cache_share_mcp_canonical', check: '>=', bound: 0.99 },
   { key: 'cache_share_mcp_key_shuffle', check: '>=', bound: 0.99 },
-  { key: 'cache_lost_on_addition_addition_only', check: '=', bound: 0 },
-  { key: 'cache_lost_on_addition_in_history', check: '=', bound: 0 },
+  { key: 'cache_lost_on_addition_deepseek_anthropic_addition_only', check: '=', bound: 0 },
+  { key: 'cache_lost_on_addition_deepseek_anthropic_in_history', check: '=', bound: 0 },
   { key: 'cache_share_deepseek_addition_only', check: '=', bound: 1 },
   { key: 'cache_share_compaction_request', check: '>=', bound: 0.9 },
+  { key: 'cache_share_anthropic_breakpoints', check: '>=', bound: 0.95 },
+  { key: 'cache_share_dashscope_markers', check: '>=', bound: 0.95 },
 ]
 
 export function meets(value: number, target: (typeof TARGETS)[number]): boolean {

@@ -1,6 +1,9 @@
-import { quote } from 'dsh-core'
+import { quote, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import { TOOL_UPDATE_MODES } from '../projection.ts'
+import { PROVIDER_IDS } from '../profiles/catalog.ts'
+import { cachePolicy, isProviderId, resolveProfile, toolUpdateRefusal } from '../profiles/resolve.ts'
+import type { ModelCachePolicy, ProviderId, ProviderProfile } from '../profiles/types.ts'
 import type { ToolUpdateMode } from '../types.ts'
 import {
   checkHttpEndpoint,
@@ -15,20 +18,29 @@ import {
 } from './config.ts'
 import { HttpAdapterError } from './error.ts'
 
-/** A model as configured: its id alone, or with how its route takes tool changes and its context window. */
-export type HttpModelEntry = string | { id: string; toolUpdate?: ToolUpdateMode; contextWindow?: number }
+/**
+ * A model as configured: its id alone, or with its provider profile, how its route takes tool changes, its
+ * context window and the cache lifetime its requests ask for.
+ */
+export type HttpModelEntry = string | { id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; contextWindow?: number; cacheTtl?: string }
 
-/** A served model with its defaults filled in: tool-update mode and context window in tokens. */
+/** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
 export interface HttpModel {
   id: string
+  profile: ProviderProfile
+  /** The entry's own `cacheTtl`, when it names one (the wire then asks for it explicitly). */
+  cacheTtl?: string
   toolUpdate: ToolUpdateMode
   contextWindow: number
+  cache: ModelCachePolicy
 }
 
 /** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
 export interface HttpAdapterConfig extends HttpEndpointConfig, HttpTransportConfig {
-  /** Model ids, or entries with a tool-update mode and a context window. */
+  /** Model ids, or entries with a provider, a tool-update mode, a context window and a cache lifetime. */
   models: HttpModelEntry[]
+  /** The provider profile of every entry that names none; omitted ⇒ the one of the endpoint's host. */
+  provider?: ProviderId
   /** Beta value sent only on requests that carry tool-update blocks; empty sends none. */
   toolUpdateBeta: string
 }
@@ -46,8 +58,8 @@ export const DEFAULT_TOOL_UPDATE_BETA = 'mid-conversation-tool-changes-2026-01-0
 export interface HttpAdapterDefaults extends HttpEndpointDefaults {
   /** npm name of the adapter, which starts every config error. */
   owner: string
-  /** The tool-update mode of an entry that sets none. */
-  toolUpdate(id: string): ToolUpdateMode
+  /** The tool-update mode of an entry that sets none, under the entry's profile. */
+  toolUpdate(id: string, profile: ProviderProfile): ToolUpdateMode
   /** Says which mode `toolUpdate` gives, for the schema (`addition-only`). */
   toolUpdateDescription: string
   /** Context window of an entry that sets none. */
@@ -59,7 +71,8 @@ export interface HttpAdapterDefaults extends HttpEndpointDefaults {
 }
 
 /** The tool-update modes as a schema, listed in `TOOL_UPDATE_MODES` order. */
-const toolUpdateSchema = Schema.union(['none', 'addition-only', 'in-history'] as const)
+const toolUpdateSchema = Schema.union(['none', 'append', 'addition-only', 'in-history'] as const)
+const providerSchema = Schema.union(PROVIDER_IDS)
 // A header value is one line of visible ASCII: anything else would be refused by fetch at request time.
 const HEADER_VALUE = /^[\x20-\x7e]*$/
 
@@ -74,10 +87,13 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
       Schema.string(),
       Schema.object({
         id: Schema.string().required().description('Model id.'),
+        provider: providerSchema.description('The provider profile of this model; default the adapter\'s provider, else the one of the baseURL host.'),
         toolUpdate: toolUpdateSchema.description(`How the route takes tool changes; default ${defaults.toolUpdateDescription}.`),
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
+        cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h).'),
       }),
-    ])).description('Model ids this endpoint serves (at least one), as strings or { id, toolUpdate, contextWindow }.'),
+    ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
+    provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
     ...httpTransportSchema(),
     toolUpdateBeta: Schema.string().default(DEFAULT_TOOL_UPDATE_BETA)
       .description(`${defaults.betaHeaderName} value sent only on requests that carry tool_addition/tool_removal blocks; empty sends none.`),
@@ -105,32 +121,54 @@ export function resolveHttpAdapterConfig(input: Partial<HttpAdapterConfig>, defa
     idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }
   checkHttpEndpoint(config, invalid)
-  const models = resolveModels(input.models, defaults, invalid)
+  if (input.provider !== undefined && !isProviderId(input.provider)) {
+    throw invalid(`provider ${quote(input.provider)} is not a profile; valid: ${PROVIDER_IDS.join(', ')}`)
+  }
+  const models = resolveModels(input.models, config.baseURL, input.provider, defaults, invalid)
   checkHttpTransport(config, invalid)
   if (typeof config.toolUpdateBeta !== 'string' || !HEADER_VALUE.test(config.toolUpdateBeta)) {
     throw invalid(`toolUpdateBeta must be a header value of visible ASCII characters, got ${quote(config.toolUpdateBeta)}`)
   }
-  return { ...config, models }
+  return { ...config, ...input.provider !== undefined && { provider: input.provider }, models }
 }
 
-function resolveModels(input: HttpModelEntry[] | undefined, defaults: HttpAdapterDefaults, invalid: (message: string) => Error): HttpModel[] {
+function resolveModels(
+  input: HttpModelEntry[] | undefined,
+  baseURL: string,
+  provider: ProviderId | undefined,
+  defaults: HttpAdapterDefaults,
+  invalid: (message: string) => Error,
+): HttpModel[] {
   if (!Array.isArray(input) || input.length === 0) {
     throw invalid(`models must list at least one model id, e.g. models: ${defaults.modelsExample}`)
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, contextWindow = defaults.contextWindow } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, contextWindow = defaults.contextWindow, cacheTtl, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
-    const mode = toolUpdate ?? defaults.toolUpdate(id)
+    if (own !== undefined && !isProviderId(own)) {
+      throw invalid(`model ${quote(id)} has provider ${quote(own)}, which is not a profile; valid: ${PROVIDER_IDS.join(', ')}`)
+    }
+    const profile = resolveProfile(baseURL, own, provider)
+    const mode = toolUpdate ?? defaults.toolUpdate(id, profile)
     if (!TOOL_UPDATE_MODES.includes(mode)) {
       throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+    }
+    const refusal = toolUpdateRefusal(profile, mode)
+    if (refusal) throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}, but ${refusal}`)
+    if (cacheTtl !== undefined && typeof cacheTtl !== 'string') throw invalid(`model ${quote(id)} has cacheTtl ${quote(cacheTtl)}; it must be a string`)
+    let cache: ModelCachePolicy
+    try {
+      cache = cachePolicy(profile, id, cacheTtl)
+    } catch (error) {
+      throw invalid(`model ${quote(id)} has ${(error as Error).message}`)
     }
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     seen.add(id)
-    return { id, toolUpdate: mode, contextWindow }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl } }
   })
 }
 
@@ -151,14 +189,14 @@ export type HttpAdapterOwnKeys<C extends HttpAdapterConfig> = { [K in Exclude<ke
  * callers, which fills defaults and throws `INVALID_CONFIG` naming the bad key.
  */
 export function httpAdapterConfig<C extends HttpAdapterConfig>(defaults: HttpAdapterDefaults, own: HttpAdapterOwnKeys<C>): {
-  Config: Schema<C>
+  Config: Schema<ConfigInput<C, 'models'>, C>
   resolveConfig(input: Partial<C>): ResolvedHttpAdapterConfig<C>
 } {
   const keys = Object.keys(own) as (keyof typeof own)[]
   const schemas = Object.fromEntries(keys.map((key) => [key, own[key].schema]))
   const invalid = invalidConfig(defaults.owner)
   return {
-    Config: Schema.object({ ...httpAdapterSchema(defaults), ...schemas }) as unknown as Schema<C>,
+    Config: Schema.object({ ...httpAdapterSchema(defaults), ...schemas }) as unknown as Schema<ConfigInput<C, 'models'>, C>,
     resolveConfig(input) {
       const shared = resolveHttpAdapterConfig(input, defaults)
       const values = Object.fromEntries(keys.map((key) => {

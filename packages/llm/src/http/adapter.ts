@@ -1,6 +1,6 @@
 import { projectToolUpdates, type ToolProjection } from '../projection.ts'
 import type { GenerateOptions, LlmAdapter, StreamEvent, ToolUpdateMode } from '../types.ts'
-import type { HttpAdapterConfig, ResolvedHttpAdapterConfig } from './adapter-config.ts'
+import type { HttpAdapterConfig, HttpModel, ResolvedHttpAdapterConfig } from './adapter-config.ts'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './config.ts'
 import { lazyConnection } from './connect.ts'
 import { failureMapper, type FailureMapperSpec, type SdkApiError } from './failures.ts'
@@ -40,11 +40,30 @@ export interface HttpAdapterDefinition<C extends ResolvedHttpAdapterConfig, Clie
   /** Name of the header that carries `toolUpdateBeta`. */
   betaHeader(config: C): string
   createClient(config: C, apiKey: string): Client
-  buildRequest(options: GenerateOptions, projection: ToolProjection, config: C): WireRequest<Body>
+  /**
+   * The body of one request for `model` (undefined when the adapter does not serve it): a pure function of
+   * its arguments, cache markers included, so a request rebuilt from the session log gives the same bytes.
+   */
+  buildRequest(options: GenerateOptions, projection: ToolProjection, config: C, model: HttpModel | undefined): WireRequest<Body>
   /** Sends the streaming request; resolves once the response headers arrived. */
   send(client: Client, body: Body, init: { signal: AbortSignal; headers?: Record<string, string> }): Promise<AsyncIterable<Unit>>
-  /** A fresh reader for one response. */
-  reader(): WireStreamReader<Unit>
+  /** A fresh reader for one response to a request for `model` (its profile decides how usage reads). */
+  reader(model: HttpModel | undefined): WireStreamReader<Unit>
+}
+
+/**
+ * The body an adapter of `definition` configured by `input` sends for `options` (the request after its
+ * tool-update projection and cache planning), without sending it: for reconstruction checks and for
+ * checking bodies against a provider's own request types.
+ */
+export function httpWireBody<C extends ResolvedHttpAdapterConfig, Body>(
+  definition: HttpAdapterDefinition<C, any, Body, any, any>,
+  input: Partial<HttpAdapterConfig>,
+  options: GenerateOptions,
+): WireRequest<Body> {
+  const config = definition.resolveConfig(input)
+  const model = config.models.find((entry) => entry.id === options.model)
+  return definition.buildRequest(options, projectToolUpdates(options, model?.toolUpdate ?? 'none'), config, model)
 }
 
 /**
@@ -73,7 +92,7 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     const { signal, model } = options
     const { client, site } = connect(model)
     if (signal?.aborted) throw failures.cancelled(site)
-    const { body, hasToolUpdates } = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config)
+    const { body, hasToolUpdates } = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config, models.get(model))
     const headers = hasToolUpdates && config.toolUpdateBeta ? { [betaHeader]: config.toolUpdateBeta } : undefined
     // aborted by the caller's signal or by the idle timeout, whichever comes first
     const abandon = new AbortController()
@@ -86,7 +105,7 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     } catch (error) {
       throw failures.requestFailure(error, site, signal)
     }
-    const reader = definition.reader()
+    const reader = definition.reader(models.get(model))
     const onStall = () => {
       abandon.abort()
       return failures.stalled(site, reader.received, idleMs)
@@ -106,6 +125,7 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     models: [...models.keys()],
     toolUpdate: modeOf,
     contextWindow: (model) => models.get(model)?.contextWindow,
+    cachePolicy: (model) => models.get(model)?.cache,
     stream,
   }
 }

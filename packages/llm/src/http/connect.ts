@@ -25,7 +25,7 @@ export function lazyConnection<C>(
   let connection: { client: C; apiKey: string } | undefined
   return (model) => {
     if (!connection) {
-      const apiKey = process.env[apiKeyEnv]
+      const apiKey = readApiKey(apiKeyEnv)
       if (!apiKey) {
         const state = apiKey === undefined ? 'is not set' : 'is empty'
         throw new HttpAdapterError('MISSING_API_KEY', `environment variable ${apiKeyEnv} ${state} (needed by ${owner} for model ${model})`)
@@ -38,6 +38,14 @@ export function lazyConnection<C>(
 }
 
 /**
+ * The key in the variable, trimmed: a key copied with a trailing space or read from a CRLF `.env` would
+ * be trimmed by the SDK anyway, and it is the trimmed form that is sent, echoed back and must be redacted.
+ */
+function readApiKey(apiKeyEnv: string): string | undefined {
+  return process.env[apiKeyEnv]?.trim()
+}
+
+/**
  * Fails the plugin's start when the variable `apiKeyEnv` names is unset or empty, so a missing key stops
  * the boot (one line naming the variable, the entry and its models) instead of the first turn.
  */
@@ -45,7 +53,7 @@ export function requireApiKey(
   apiKeyEnv: string,
   options: { owner: string; models: readonly string[] },
 ): void {
-  const value = process.env[apiKeyEnv]
+  const value = readApiKey(apiKeyEnv)
   if (value) return
   const state = value === undefined ? 'is not set' : 'is empty'
   const models = options.models.join(', ')

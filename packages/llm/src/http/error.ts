@@ -1,3 +1,5 @@
+import { CodedError } from 'dsh-core'
+
 /** Every way an HTTP adapter built on dsh-llm's `http` helpers can fail; tests and callers switch on `code`. */
 export type HttpAdapterErrorCode =
   | 'INVALID_CONFIG'
@@ -22,7 +24,7 @@ export interface HttpAdapterErrorDetails {
  * are the same whatever the wire format, so callers switch on `code` without knowing the adapter.
  * Messages never contain the API key.
  */
-export class HttpAdapterError extends Error {
+export class HttpAdapterError extends CodedError<HttpAdapterErrorCode> {
   override name = 'HttpAdapterError'
   /** HTTP status of the failed response, when there was one. */
   status?: number
@@ -30,11 +32,11 @@ export class HttpAdapterError extends Error {
   retryAfterSeconds?: number
 
   constructor(
-    public readonly code: HttpAdapterErrorCode,
+    code: HttpAdapterErrorCode,
     message: string,
     details: HttpAdapterErrorDetails = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause })
     if (details.status !== undefined) this.status = details.status
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds
   }

@@ -55,7 +55,8 @@ export function failureMapper<A extends SdkApiError>(spec: FailureMapperSpec<A>)
   const build = (code: HttpAdapterErrorCode, message: string, site: RequestSite, details: HttpAdapterErrorDetails = {}) =>
     new HttpAdapterError(code, redactSecret(message, site.apiKey), details)
   const providerMessage = (error: A) => {
-    const text = spec.providerMessage(error)
+    // a provider's words may span lines; an error message is one
+    const text = spec.providerMessage(error).replace(/\s*[\r\n]+\s*/g, ' ').trim()
     return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}…` : text
   }
   const cancelled = (site: RequestSite) => new HttpAdapterError('CANCELLED', `request to ${site.url} for model "${site.model}" was cancelled`)

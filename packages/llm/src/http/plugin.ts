@@ -1,4 +1,5 @@
 import type { Context } from 'cordis'
+import type { ConfigInput } from 'dsh-core'
 import type Schema from 'schemastery'
 import { AdapterPlugin } from '../adapter-plugin.ts'
 import { createHttpAdapter, type HttpAdapterDefinition } from './adapter.ts'
@@ -12,7 +13,7 @@ import { requireApiKey } from './connect.ts'
  */
 export function httpAdapterPlugin<C extends HttpAdapterConfig, R extends ResolvedHttpAdapterConfig>(
   definition: HttpAdapterDefinition<R, any, any, any, any>,
-  Config: Schema<C>,
+  Config: Schema<ConfigInput<C, 'models'>, C>,
 ) {
   return class HttpAdapterPlugin extends AdapterPlugin {
     static readonly Config = Config

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { watchCluster } from './watchdog.ts'
 
 const run = promisify(execFile)
 
@@ -43,7 +44,9 @@ async function freePort(): Promise<number> {
 /**
  * `DSH_TEST_PG_URL` when set; otherwise a throwaway cluster (initdb + pg_ctl) on a temp folder and a free
  * loopback port, with password (SCRAM) authentication. Root cannot run postgres, so as root it runs as
- * the `postgres` system user. Undefined when no server binaries are installed. `fsync` defaults to off
+ * the `postgres` system user. Undefined when no server binaries are installed. A watchdog process stops the
+ * server and removes its folder when this process ends without `stop()` (a crash, a SIGKILL, a runner that
+ * exits before its teardown finished). `fsync` defaults to off
  * (tests kill clients, never the server); benchmarks turn it on to compare durable with durable.
  */
 export async function startTestCluster(options: { fsync?: boolean } = {}): Promise<TestCluster | undefined> {
@@ -64,13 +67,22 @@ export async function startTestCluster(options: { fsync?: boolean } = {}): Promi
   await as('initdb', ['-D', data, '-U', user, '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-locale', ...(options.fsync ? [] : ['--no-sync'])])
   const port = await freePort()
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=200`
-  await as('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'log'), '-w', '-t', '60', 'start'])
+  // started before the server, so no moment is left in which this process could die and leave it running
+  const dismiss = watchCluster(join(data, 'postmaster.pid'), dir)
+  try {
+    await as('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'log'), '-w', '-t', '60', 'start'])
+  } catch (error) {
+    dismiss()
+    await fs.rm(dir, { recursive: true, force: true })
+    throw error
+  }
   return {
     url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`,
     owned: true,
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
       await fs.rm(dir, { recursive: true, force: true })
+      dismiss()
     },
   }
 }

@@ -1,0 +1,124 @@
+// `npm run -s surface [-- --json] [--unused]`: every name each workspace package exports (from each entry
+// of its `exports` map), how many of them another package imports, and how many its README documents.
+// An export that no other package imports and its README does not name is internal: tests reach it by path.
+import { readFileSync, readdirSync, existsSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { builtPackages } from './ensure-build.mjs'
+
+const SOURCE_DIRS = ['src', 'tests', 'testing', 'bin']
+
+function sourceFiles(folder) {
+  const out = []
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (/\.(m?ts|m?js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path)
+    }
+  }
+  for (const sub of SOURCE_DIRS) if (existsSync(join(folder, sub))) walk(join(folder, sub))
+  return out
+}
+
+/** The `source` file of each entry of a package's `exports` map, by subpath (`.`, `./http`, …). */
+function entryPoints(folder, manifest) {
+  const entries = {}
+  for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+    const file = typeof target === 'string' ? target : target.source
+    if (file && /\.ts$/.test(file)) entries[subpath] = join(folder, file)
+  }
+  return entries
+}
+
+function exportedNames(program, file) {
+  const checker = program.getTypeChecker()
+  const source = program.getSourceFile(file)
+  if (!source) return []
+  const symbol = checker.getSymbolAtLocation(source)
+  return symbol ? checker.getExportsOfModule(symbol).map((s) => s.name) : []
+}
+
+/** Names imported from `specifier` (or one of its subpaths) in a file: `{ subpath, name }` pairs. */
+function importsOf(file, packageName) {
+  const text = readFileSync(file, 'utf8')
+  if (!text.includes(packageName)) return []
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false)
+  const found = []
+  const record = (specifier, names) => {
+    if (specifier !== packageName && !specifier.startsWith(`${packageName}/`)) return
+    const subpath = specifier === packageName ? '.' : `.${specifier.slice(packageName.length)}`
+    for (const name of names) found.push({ subpath, name })
+  }
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const names = []
+      if (ts.isImportDeclaration(node)) {
+        const clause = node.importClause
+        if (clause?.name) names.push('default')
+        const bindings = clause?.namedBindings
+        if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) names.push((el.propertyName ?? el.name).text)
+        if (bindings && ts.isNamespaceImport(bindings)) names.push('*')
+      } else if (node.exportClause && ts.isNamedExports(node.exportClause)) {
+        for (const el of node.exportClause.elements) names.push((el.propertyName ?? el.name).text)
+      } else names.push('*')
+      record(node.moduleSpecifier.text, names)
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      record(node.arguments[0].text, ['*'])
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+/** The export surface of every workspace package. */
+export function exportSurface(root) {
+  const packages = builtPackages(root).map((folder) => ({ folder, manifest: JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) }))
+  const files = packages.flatMap(({ folder }) => sourceFiles(folder))
+  const program = ts.createProgram(packages.flatMap(({ folder, manifest }) => Object.values(entryPoints(folder, manifest))), {
+    allowImportingTsExtensions: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
+    customConditions: ['source'], target: ts.ScriptTarget.ES2022, skipLibCheck: true, allowJs: false,
+  })
+  return packages.map(({ folder, manifest }) => {
+    const readme = existsSync(join(folder, 'README.md')) ? readFileSync(join(folder, 'README.md'), 'utf8') : ''
+    const outside = files.filter((file) => !file.startsWith(folder + '/'))
+    const used = new Set()
+    for (const file of outside) for (const { subpath, name } of importsOf(file, manifest.name)) used.add(`${subpath}:${name}`)
+    const entries = Object.entries(entryPoints(folder, manifest)).map(([subpath, file]) => {
+      const names = exportedNames(program, file)
+      const isUsed = (name) => used.has(`${subpath}:${name}`) || used.has(`${subpath}:*`)
+      const documented = (name) => new RegExp(`\`[^\`]*\\b${name}\\b[^\`]*\``).test(readme)
+      return {
+        subpath,
+        exported: names.length,
+        usedOutside: names.filter(isUsed).length,
+        documented: names.filter((name) => !isUsed(name) && documented(name)).length,
+        internal: names.filter((name) => !isUsed(name) && !documented(name)),
+      }
+    })
+    return { name: manifest.name, folder: relative(root, folder), entries }
+  })
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+  const surface = exportSurface(root)
+  const total = (key) => surface.reduce((sum, p) => sum + p.entries.reduce((s, e) => s + (key === 'internal' ? e.internal.length : e[key]), 0), 0)
+  const summary = { exported: total('exported'), usedOutside: total('usedOutside'), documentedOnly: total('documented'), internal: total('internal') }
+  if (process.argv.includes('--json')) {
+    process.stdout.write(JSON.stringify({ summary, packages: surface }, null, 2) + '\n')
+  } else {
+    const rows = [['package', 'entry', 'exported', 'used outside', 'documented only', 'neither']]
+    for (const p of surface) for (const e of p.entries) rows.push([p.name, e.subpath, e.exported, e.usedOutside, e.documented, e.internal.length])
+    rows.push(['all', '', summary.exported, summary.usedOutside, summary.documentedOnly, summary.internal])
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)))
+    for (const r of rows) process.stdout.write(r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd() + '\n')
+    if (process.argv.includes('--unused')) {
+      for (const p of surface) for (const e of p.entries) if (e.internal.length) process.stdout.write(`\n${p.name}${e.subpath === '.' ? '' : e.subpath.slice(1)}: ${e.internal.join(', ')}\n`)
+    }
+  }
+}

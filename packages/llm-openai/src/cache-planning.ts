@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto'
+import type { GenerateOptions } from 'dsh-llm'
+import type { HttpModel } from 'dsh-llm/http'
+import type { PromptCacheKeyMode } from './config.ts'
+import type { ChatRequest, DashScopeMarkedMessage, DashScopeTextPart } from './request.ts'
+
+/**
+ * Adds what a Chat Completions body needs for its provider's cache, by the model's profile; a pure function
+ * of its arguments, so a request rebuilt from the session log gives the same bytes.
+ * - openai: `prompt_cache_key` (unless `off`), and `prompt_cache_retention` when the entry names a `cacheTtl`;
+ * - dashscope: `cache_control` on the system message and on the newest message;
+ * - deepseek and generic: nothing (their caches are automatic and take no such fields).
+ */
+export function planChatCaching(body: ChatRequest, options: GenerateOptions, model: HttpModel | undefined, keys: PromptCacheKeyMode): ChatRequest {
+  switch (model?.profile.id) {
+    case 'openai': {
+      const key = promptCacheKey(options, keys)
+      const retention = model.cacheTtl === 'in-memory' || model.cacheTtl === '24h' ? model.cacheTtl : undefined
+      return { ...body, ...key !== undefined && { prompt_cache_key: key }, ...retention && { prompt_cache_retention: retention } }
+    }
+    case 'dashscope':
+      return { ...body, messages: markSystemAndNewest(body.messages) }
+    default:
+      return body
+  }
+}
+
+/**
+ * The `prompt_cache_key` of a request: a hash of its canonical tools (the sequence's first declarations, so
+ * a tool that joins mid-session does not move the session to other machines) and its system prompt, plus
+ * in mode `session` the conversation's first user message.
+ */
+export function promptCacheKey(options: GenerateOptions, mode: PromptCacheKeyMode): string | undefined {
+  if (mode === 'off') return undefined
+  const hash = createHash('sha256')
+  hash.update(JSON.stringify(options.toolHistory?.declarations ?? options.tools)).update('\0').update(options.system)
+  if (mode === 'session') {
+    const first = [...options.messages].find((message) => message.role === 'user')
+    hash.update('\0').update(first?.role === 'user' ? first.text : '')
+  }
+  return `dsh-${hash.digest('hex').slice(0, 32)}`
+}
+
+const MARK: DashScopeTextPart['cache_control'] = { type: 'ephemeral' }
+
+/** The messages with the system message and the newest message as one marked text part each. */
+function markSystemAndNewest(messages: ChatRequest['messages']): ChatRequest['messages'] {
+  const newest = messages.length - 1
+  return messages.map((message, index) => {
+    if (index !== newest && !(index === 0 && message.role === 'system')) return message
+    if (typeof message.content !== 'string') return message
+    const content: DashScopeTextPart[] = [{ type: 'text', text: message.content, cache_control: MARK }]
+    return { ...message, content } as DashScopeMarkedMessage
+  })
+}

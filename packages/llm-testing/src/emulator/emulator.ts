@@ -1,0 +1,144 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { messagesStream, readMessagesRequest } from './anthropic-wire.ts'
+import { addedTools, idealPrefixChars, type Wire } from './ideal.ts'
+import { chatStream, readChatRequest } from './openai-wire.ts'
+import { tokensOf } from './prefix-store.ts'
+import { echoReply, isCompaction, type ReadRequest, type RenderedPrompt } from './prompt.ts'
+import { providerCache, type EmulatedProfile, type ProviderCache } from './provider-cache.ts'
+
+/** What the emulator recorded about one answered request. */
+export interface LedgerEntry {
+  wire: Wire
+  /** Whose cache rules answered it (the route's provider). */
+  profile: EmulatedProfile
+  promptTokens: number
+  /** Cached tokens reported to the client, by the route's provider rules (`providerCache`). */
+  cachedTokens: number
+  /** Tokens of the prefix an ideal harness would have kept (see `idealPrefixChars`), as the route's rules can serve it. */
+  idealTokens: number
+  /** Cache markers the request carried (explicit-cache routes). */
+  marks: number
+  /** Tool names this request declares that the previous one did not. */
+  added: string[]
+  /** The request asks for a compaction summary. */
+  compaction: boolean
+}
+
+interface Route {
+  wire: Wire
+  /** The wire whose ideal applies: Anthropic's own API declares tools up front, as Chat Completions does. */
+  ideal: Wire
+  profile: EmulatedProfile
+  read: (body: unknown, headers: IncomingMessage['headers'], models: readonly string[]) => ReadRequest
+  stream: typeof chatStream
+}
+
+const chat = (profile: EmulatedProfile, wire: Wire = 'chat-completions'): Route =>
+  ({ wire, ideal: wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile), stream: chatStream })
+const messages = (profile: 'deepseek' | 'anthropic'): Route =>
+  ({ wire: 'messages', ideal: profile === 'anthropic' ? 'chat-completions' : 'messages', profile, read: (body, headers, models) => readMessagesRequest(body, headers, models, profile), stream: messagesStream })
+
+/** Paths by provider: each speaks its wire and answers with its provider's cache rules. */
+export const ROUTES: Record<string, Route> = {
+  '/v1/chat/completions': chat('generic'),
+  '/openai/v1/chat/completions': chat('openai'),
+  '/dashscope/v1/chat/completions': chat('dashscope'),
+  '/deepseek/v1/chat/completions': chat('deepseek', 'deepseek'),
+  // DeepSeek's Anthropic-compatible route (today's Messages figures) and Anthropic's own
+  '/v1/messages': messages('deepseek'),
+  '/anthropic/v1/messages': messages('anthropic'),
+}
+
+/** Options of `startEmulator`. */
+export interface EmulatorOptions {
+  /** The provider's clock (ms); TTLs expire by it. Default `Date.now`. */
+  now?: () => number
+}
+
+/**
+ * A loopback provider speaking Chat Completions and Messages, one path per provider (`ROUTES`): each request
+ * is rendered as the model sees it, checked against that provider's wire (fields another provider
+ * documents are problems), looked up in a cache that follows the provider's documented rules
+ * (`providerCache`: breakpoints, lookback, minimum, units, TTL, routing) and answered as the offline
+ * `scripted-echo` model would, with the cache read (and, on Messages, the cache write) in the usage. One
+ * emulator serves one conversation: the ideal of each request is measured against the one before.
+ */
+export async function startEmulator(models: readonly string[], options: EmulatorOptions = {}) {
+  const now = options.now ?? Date.now
+  const caches = new Map<string, ProviderCache>()
+  const ledger: LedgerEntry[] = []
+  /** Every request body as it arrived (answered or refused), with its path. */
+  const received: { path: string; body: string }[] = []
+  const problems: string[] = []
+  let previous: RenderedPrompt | undefined
+
+  const answer = (req: IncomingMessage, res: ServerResponse, raw: string) => {
+    const path = new URL(req.url ?? '/', 'http://emulator').pathname
+    received.push({ path, body: raw })
+    const route = req.method === 'POST' ? ROUTES[path] : undefined
+    if (!route) {
+      problems.push(`${req.method} ${req.url}: no such endpoint`)
+      return refuse(res, 404, `no endpoint ${req.method} ${req.url}`)
+    }
+    let body: unknown
+    try {
+      body = JSON.parse(raw)
+    } catch {
+      problems.push(`${req.url}: the body is not JSON`)
+      return refuse(res, 400, 'the body is not JSON')
+    }
+    const read: ReadRequest = route.read(body, req.headers, models)
+    if (read.problems.length) {
+      problems.push(...read.problems)
+      return refuse(res, 400, read.problems.join('; '))
+    }
+    const { prompt } = read
+    let cache = caches.get(route.profile)
+    if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
+    const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
+    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.ideal), prompt.text.length))
+    const reply = echoReply(read.turns)
+    const usage = {
+      promptTokens: tokensOf(prompt.text.length),
+      cachedTokens,
+      writtenTokens: written,
+      outputTokens: tokensOf(reply.text.length + (reply.call ? reply.call.name.length + reply.call.arguments.length : 0)) || 1,
+    }
+    ledger.push({
+      wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
+    })
+    previous = prompt
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    res.end(route.stream(reply, (body as { model: string }).model, usage))
+  }
+
+  const server = http.createServer(async (req, res) => {
+    const parts: Buffer[] = []
+    for await (const part of req) parts.push(part as Buffer)
+    try {
+      answer(req, res, Buffer.concat(parts).toString('utf8'))
+    } catch (error) {
+      problems.push(`${req.url}: the emulator failed: ${(error as Error).stack ?? error}`)
+      refuse(res, 500, 'emulator failure')
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    ledger,
+    received,
+    problems,
+    async close() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+function refuse(res: ServerResponse, status: number, message: string) {
+  if (res.headersSent) return res.end()
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }))
+}

@@ -1,0 +1,71 @@
+import type { ToolUpdateMode } from '../types.ts'
+
+/** The providers DSH knows the cache rules of; `generic` is any other endpoint. */
+export type ProviderId = 'anthropic' | 'openai' | 'deepseek' | 'dashscope' | 'generic'
+
+/**
+ * How a provider fills its prompt cache: by itself for every prompt (`automatic-prefix`), or only up to
+ * the `cache_control` breakpoints a request marks (`explicit-breakpoints`).
+ */
+export type CacheMechanism = 'automatic-prefix' | 'explicit-breakpoints'
+
+/** One lifetime a provider documents for a cache entry. */
+export interface CacheTtl {
+  /** As the config key `cacheTtl` and the wire spell it (`5m`, `1h`, `24h`), or a label (`best-effort`). */
+  name: string
+  /** How long an unused entry lives, in seconds; undefined where the provider documents no bound. */
+  seconds?: number
+  /** Whether a cache hit starts the lifetime again. */
+  refreshedOnHit: boolean
+}
+
+/** The documented cache rules of a provider. */
+export interface CacheFacts {
+  mechanism: CacheMechanism
+  /** Cached tokens come in whole units of this many tokens (the granularity). */
+  unitTokens: number
+  /** The shortest prefix the provider caches for `model`, in tokens. */
+  minimumTokens(model: string): number
+  /** At most this many `cache_control` breakpoints per request (explicit breakpoints only). */
+  maxBreakpoints?: number
+  /** How many content blocks before a breakpoint the provider looks back for an earlier entry (explicit only). */
+  lookbackBlocks?: number
+  /** The lifetimes the provider documents, the default first. */
+  ttls: readonly CacheTtl[]
+  /** Names of `ttls` a model entry may choose with `cacheTtl` (empty: the provider offers no choice). */
+  ttlChoices: readonly string[]
+}
+
+/** Where a fact of a profile comes from. */
+export interface ProfileSource {
+  /** Which facts the page documents. */
+  facts: string
+  url: string
+}
+
+/**
+ * What DSH knows about one provider's prompt cache and wire, each fact taken from the provider's public
+ * documentation (`sources`). Every model entry of an HTTP adapter resolves to one profile.
+ */
+export interface ProviderProfile {
+  id: ProviderId
+  /** The provider as messages name it (`Anthropic`). */
+  name: string
+  cache: CacheFacts
+  /** The tool-update projection modes the provider's wire accepts. */
+  toolUpdates: readonly ToolUpdateMode[]
+  /** Why a mode outside `toolUpdates` would be refused by the provider, for the boot-time refusal. */
+  refusal: string
+  /** The usage fields the provider reports about its cache, as the wire names them. */
+  usageFields: readonly string[]
+  sources: readonly ProfileSource[]
+}
+
+/** How one served model's requests use the provider's cache. */
+export interface ModelCachePolicy {
+  profile: ProviderProfile
+  /** The lifetime the model's requests ask for (its entry's `cacheTtl`), or the profile's default. */
+  ttl: CacheTtl
+  /** The shortest cacheable prefix for this model, in tokens. */
+  minimumTokens: number
+}

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { basename, resolve } from 'node:path'
+import type { PgInputOptions } from '../cli.ts'
+import { PromptCliError } from '../errors.ts'
+import { PROFILES, cachePolicy, type ProviderId } from 'dsh-llm'
+import { TTL_PENDING, buildSessionView } from './build.ts'
+import { loadSession, type RawEvent } from './events.ts'
+import type { SessionView, ViewTtl } from './model.ts'
+import { renderPage } from './page.ts'
+
+export interface ViewOptions {
+  input: string
+  /** Where to write the page; default `<session name>.html` in the current folder. */
+  out?: string
+  /** Open the written page with the desktop's opener (`xdg-open`, `open`). */
+  open?: boolean
+  pg: PgInputOptions
+  /** The provider profile whose cache TTL the gaps are judged by; none leaves them unjudged. */
+  provider?: ProviderId
+  /** One of the profile's lifetimes (`cacheTtl` of a model entry); default the profile's default. */
+  cacheTtl?: string
+}
+
+export interface ViewResult {
+  file: string
+  bytes: number
+  view: SessionView
+  /** A line for stderr when `--open` could not start the opener. */
+  warning?: string
+}
+
+/** Reads a session, writes its page, and says where and what it holds. */
+export async function writeSessionPage(options: ViewOptions): Promise<ViewResult> {
+  const session = await loadSession(options.input, options.pg)
+  const view = buildSessionView(session, options.provider ? ttlOf(options.provider, options.cacheTtl, session.events) : TTL_PENDING)
+  const page = renderPage(view)
+  const file = resolve(options.out ?? defaultName(options.input))
+  try {
+    await writeFile(file, page)
+  } catch (error) {
+    throw new PromptCliError('INPUT', `${file}: cannot write the page: ${(error as Error).message}`, { cause: error })
+  }
+  const result: ViewResult = { file, bytes: Buffer.byteLength(page), view }
+  if (options.open) result.warning = await openFile(file)
+  return result
+}
+
+/** The one-paragraph report the command prints. */
+export function describeView(result: ViewResult): string {
+  const { summary } = result.view
+  const share = summary.cachedShare === null ? 'no usage reported' : `${(summary.cachedShare * 100).toFixed(1)}% cached`
+  return [
+    `wrote ${result.file} (${result.bytes.toLocaleString('en-US')} bytes)`,
+    `session ${result.view.source}: ${summary.requests} request(s) in ${summary.turns} turn(s), ${share}, ${summary.uncached.total} token(s) billed without cache`,
+    `${result.view.breaks.length} break(s) (${summary.detectorBreaks} by the detector), ${summary.headerChanges} header change(s), ${summary.compactions} compaction(s), ${summary.failedTurns} failed turn(s)`,
+    '',
+  ].join('\n')
+}
+
+/** The lifetime of the profile's cache entries the gaps are judged by. */
+function ttlOf(provider: ProviderId, cacheTtl: string | undefined, events: readonly RawEvent[]): ViewTtl {
+  const model = events.find((event) => event.type === 'request/header')?.data.header?.model
+  let ttl
+  try {
+    ttl = cachePolicy(PROFILES[provider], typeof model === 'string' ? model : '', cacheTtl).ttl
+  } catch (error) {
+    throw new PromptCliError('USAGE', `--cache-ttl: ${(error as Error).message}`)
+  }
+  if (ttl.seconds === undefined) return { status: 'unbounded', note: `the ${provider} profile documents no bound on its cache lifetime (${ttl.name}), so no gap is marked` }
+  return { status: 'known', ttlMs: ttl.seconds * 1000, profile: provider, name: ttl.name }
+}
+
+function defaultName(input: string): string {
+  const name = basename(input.replace(/^pg:/, '').replace(/\.jsonl$/, '')) || 'session'
+  return `${name}.html`
+}
+
+function openFile(file: string): Promise<string | undefined> {
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
+  return new Promise((done) => {
+    const child = spawn(opener, [file], { stdio: 'ignore', detached: true })
+    child.once('error', (error) => done(`dsh-prompt: the page is written, but ${opener} could not open it: ${error.message}\n`))
+    child.once('spawn', () => {
+      child.unref()
+      done(undefined)
+    })
+  })
+}

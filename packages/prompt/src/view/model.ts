@@ -1,0 +1,149 @@
+import type { ToolSchema } from 'dsh-core'
+
+/**
+ * Why a request's prompt tokens were billed without the cache. `new_input` is the ordinary uncached tail
+ * (history added since the request before); the others name what made the cache miss more than that.
+ */
+export type UncachedCause =
+  | 'first_request'
+  | 'resume'
+  | 'compaction'
+  | 'ttl_gap'
+  | 'model_changed'
+  | 'tools_order_changed'
+  | 'tools_schema_changed'
+  | 'cache_control_changed'
+  | 'system_changed'
+  | 'likely_provider_ttl_or_eviction'
+  | 'header_change'
+  | 'new_input'
+
+/** Causes in the order the summary lists them. */
+export const UNCACHED_CAUSES: readonly UncachedCause[] = [
+  'first_request', 'resume', 'compaction', 'ttl_gap', 'model_changed', 'tools_order_changed', 'tools_schema_changed',
+  'cache_control_changed', 'system_changed', 'likely_provider_ttl_or_eviction', 'header_change', 'new_input',
+]
+
+/** One distinct request header of the session; requests point at it by index, so repeats cost nothing. */
+export interface ViewHeader {
+  /** Seq of the first `request/header` event that logged these bytes. */
+  seq: number
+  model: string
+  system: string
+  /** The tools in request order; null when the log stores a placeholder instead (snapshot fixtures). */
+  tools: ToolSchema[] | null
+  deferredTools: string[]
+  /** `JSON.stringify(tools)` exactly as sent, or the placeholder as logged. */
+  toolsText: string
+  bytes: { tools: number; system: number }
+}
+
+/** Token figures of one response, as the provider reported them. */
+export interface ViewUsage {
+  input: number
+  cacheRead: number
+  cacheWrite: number
+  output: number
+}
+
+/** One model request: a step's dispatch. */
+export interface ViewRequest {
+  index: number
+  /** Seq of its `step/start`. */
+  seq: number
+  /** Epoch ms of the dispatch; null when the log's time is not a date (normalized fixtures). */
+  time: number | null
+  turn: number
+  step: number
+  /** Index into `headers`: the header in force for this request. */
+  header: number
+  /** Reason of the `request/header` logged for this request, null when the header in force was reused. */
+  headerReason: 'initial' | 'resume' | 'change' | null
+  /** Idle time since the previous request's response (or its dispatch, if it had none); null for the first. */
+  gapMs: number | null
+  /** Beyond the provider profile's cache TTL; null while no profile is known. */
+  beyondTtl: boolean | null
+  usage: ViewUsage | null
+  /** UTF-8 bytes of each part of the prompt; history is estimated from the logged events. */
+  sizes: { tools: number; system: number; history: number }
+  /** Index into `breaks` when this request is one. */
+  break: number | null
+  /** No response was logged for it (the call failed or was cancelled). */
+  failed: boolean
+  cause: UncachedCause
+}
+
+/** Something that happened between two requests. */
+export type ViewMarker =
+  | { kind: 'tools'; before: number; seq: number; added: string[]; removed: string[] }
+  | { kind: 'compaction'; before: number; seq: number; reason: string; summaryChars: number }
+  | { kind: 'resume'; before: number; seq: number }
+  | { kind: 'turn-failed'; before: number; seq: number; turn: number; message: string }
+
+/** The prefix diff shown for a break. */
+export interface ViewDiff {
+  /** First differing UTF-8 byte of `JSON.stringify(tools) + "\n" + system`. */
+  offset: number
+  part: 'tools' | 'system'
+  /** `prefixDiff`'s cause: order / schema / added / removed for a tool, a section or system cause otherwise. */
+  cause: string
+  /** The section (system) or tool (tools) holding that byte, as far as the log tells. */
+  section: string | null
+  summary: string
+  /** Text on either side of the differing byte, from the previous and this request's prefix. */
+  previous: { before: string; after: string }
+  current: { before: string; after: string }
+}
+
+/** A request whose prefix differs from the one before it, or that the detector logged a break for. */
+export interface ViewBreak {
+  request: number
+  /** Header indexes of the request before and this one. */
+  previousHeader: number | null
+  header: number
+  /** The `prompt-cache/break` event logged for this request, as logged. */
+  detector: { seq: number; reason: string; allReasons: string[]; section: string | null; offset: number | null; previousCacheReadTokens: number; currentCacheReadTokens: number; changedToolNames: string[] } | null
+  /** Null when the two prefixes are the same bytes (a break without a prefix change) or unknown. */
+  diff: ViewDiff | null
+}
+
+export interface ViewSummary {
+  models: string[]
+  requests: number
+  turns: number
+  /** Requests whose response carried usage. */
+  withUsage: number
+  tokens: { input: number; cacheRead: number; cacheWrite: number; output: number }
+  /** cacheRead / input over the requests with usage; null when none had usage. */
+  cachedShare: number | null
+  /** input − cacheRead over the requests with usage, split by cause. */
+  uncached: { total: number; byCause: Record<UncachedCause, number> }
+  headerChanges: number
+  toolsAdded: number
+  toolsRemoved: number
+  compactions: number
+  failedTurns: number
+  failedRequests: number
+  resumes: number
+  detectorBreaks: number
+}
+
+/** What the TTL marks are measured against. */
+export type ViewTtl =
+  | { status: 'pending'; note: string }
+  | { status: 'unbounded'; note: string }
+  | { status: 'known'; ttlMs: number; profile: string; name: string }
+
+/** Everything the page shows, computed from the log alone. */
+export interface SessionView {
+  source: string
+  events: number
+  summary: ViewSummary
+  ttl: ViewTtl
+  headers: ViewHeader[]
+  requests: ViewRequest[]
+  markers: ViewMarker[]
+  breaks: ViewBreak[]
+  /** Each turn's user text (what the user asked), by turn number. */
+  prompts: Record<number, string>
+}
