@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
-import type { AgentConnection, Implementation, InitializeResponse, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
+import type { AgentConnection, Implementation, InitializeResponse, McpServer, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { noticeLocale, type Agent, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
@@ -13,17 +13,26 @@ import { replayUpdates } from './replay.ts'
 import type { RequestPermission } from './permission-request.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
+import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
+import { DEFAULT_PAGE_SIZE, listPage } from './session-list.ts'
+import type { SessionSummary } from 'dsh-session'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
   info: Implementation
   logger: Logger
-  /** The ids of the stored sessions, for `session/load`; without it, loading is not offered. */
+  /** The ids of the stored sessions, for `session/load` and `session/resume`; without it, neither is offered. */
   storedSessions?: () => Promise<string[]>
+  /** Summaries of the stored sessions, newest first, for `session/list`; without it, listing is not offered. */
+  summaries?: () => Promise<SessionSummary[]>
+  /** Sessions per `session/list` page. */
+  listPageSize?: number
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
   mcp: Omit<SessionMcpOptions, 'logger'>
+  /** Tool-source outages (MCP servers failing, exiting, coming back), shown to each session they concern. */
+  sources?: SourceFeed
   /** Subscribes to the app's cold-cache events (dsh-prompt-cache's `prompt-cache/cold`); returns the disposer. */
   onColdCache?: (listener: (agent: Agent, info: ColdCache) => void) => () => void
 }
@@ -36,15 +45,16 @@ export interface AcpServing {
 
 /**
  * What `initialize` answers: the SDK's protocol version, the agent's identity, baseline capabilities,
- * `loadSession`, and the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the
- * deprecated SSE).
+ * `loadSession` and `session/resume` (with a session store), `session/list` (with summaries), `session/close`
+ * always, and the MCP transports `session/new` connects (stdio always, Streamable HTTP; not the deprecated SSE).
  */
-export function initializeResponse(info: Implementation, loadSession = false): InitializeResponse {
+export function initializeResponse(info: Implementation, loadSession = false, listSessions = false): InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentInfo: info,
     agentCapabilities: {
       loadSession,
+      sessionCapabilities: { close: {}, ...loadSession && { resume: {} }, ...listSessions && { list: {} } },
       promptCapabilities: { image: false, audio: false, embeddedContext: false },
       mcpCapabilities: { http: true, sse: false },
     },
@@ -81,15 +91,32 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   let notices: { locale: NoticeLocale } | undefined
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
+  // assigned once connected; statuses only flow to sessions, which exist only after that
+  let connection: AgentConnection | undefined
+  const sourceNotices: SourceNotices | undefined = options.sources && new SourceNotices(options.sources, (sessionId, status): Promise<void> =>
+    connection!.client.notify(methods.client.session.update, { sessionId, update: sourceNoticeUpdate(status, notices !== undefined) })
+      .catch((error) => logger.warn('session %s: cannot send a tool-source notice: %s', sessionId, messageOf(error))))
+  /** After the session's first updates are out: the outages that are on now, then every status that concerns it. */
+  const announceSources = (sessionId: string, after: Promise<unknown> = Promise.resolve()) => {
+    if (sourceNotices) void after.then(() => sourceNotices.open(sessionId))
+  }
+  /** `session/load` and `session/resume`: the stored session as this connection's agent, its MCP servers started. */
+  const reopen = async (method: string, params: { sessionId: string; mcpServers?: McpServer[] | null }) => {
+    if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', `${method} is not offered by this agent (no session store)`, { sessionId: params.sessionId })
+    const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
+    const target = await sessions.load(params.sessionId, await options.storedSessions())
+    servers.open(target.id, specs)
+    return target
+  }
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, ({ params }) => {
       notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
-      return initializeResponse(info, options.storedSessions !== undefined)
+      return initializeResponse(info, options.storedSessions !== undefined, options.summaries !== undefined)
     })
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       // checked before the agent exists, so a refused entry leaves no session behind
       const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
-      const created = await sessions.open()
+      const created = await sessions.open(params.cwd)
       servers.open(created.id, specs)
       logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
       // After the response, so the client knows the session the update names; a prompt waits for it, so it
@@ -97,18 +124,35 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       advertised.set(created.id, new Promise<void>((resolve) => setTimeout(resolve)).then(() => client.notify(methods.client.session.update, {
         sessionId: created.id, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS },
       })).catch((error) => logger.warn('session %s: cannot send available_commands_update: %s', created.id, messageOf(error))))
+      announceSources(created.id, advertised.get(created.id))
       return { sessionId: created.id }
     }))
     .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
-      if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', 'session/load is not offered by this agent (loadSession: false)', { sessionId: params.sessionId })
-      const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
-      const target = await sessions.load(params.sessionId, await options.storedSessions())
-      servers.open(target.id, specs)
+      const target = await reopen('session/load', params)
       // the whole conversation goes out before the response, as ACP asks; the next header says `resume`
       for (const update of replayUpdates(target.session.events())) {
         await client.notify(methods.client.session.update, { sessionId: target.id, update })
       }
       logger.debug('session %s: loaded with %d turn(s)', target.id, target.session.events().filter((event) => event.type === 'turn/start').length)
+      announceSources(target.id, new Promise((resolve) => setTimeout(resolve)))
+      return {}
+    }))
+    .onRequest(methods.agent.session.resume, guard(async ({ params }) => {
+      // the client keeps its own transcript: nothing is replayed, the next prompt goes on with the log
+      const target = await reopen('session/resume', params)
+      logger.debug('session %s: resumed', target.id)
+      announceSources(target.id, new Promise((resolve) => setTimeout(resolve)))
+      return {}
+    }))
+    .onRequest(methods.agent.session.list, guard(async ({ params }) => {
+      if (!options.summaries) throw new AcpDemoError('UNKNOWN_SESSION', 'session/list is not offered by this agent (no session store)')
+      return listPage(await options.summaries(), params, loop.cwd, options.listPageSize ?? DEFAULT_PAGE_SIZE)
+    }))
+    .onRequest(methods.agent.session.close, guard(async ({ params }) => {
+      await sessions.close(params.sessionId)
+      sourceNotices?.close(params.sessionId)
+      advertised.delete(params.sessionId)
+      logger.debug('session %s: closed', params.sessionId)
       return {}
     }))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
@@ -120,9 +164,10 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const settled = Promise.all([ready(), servers.started(target.id)])
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
-      if (commandOf(text) === 'compact') return sessions.track(runCompactCommand(target, send))
       const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
-      return sessions.track(runPromptTurn(target, text, { signal, logger, notices, send, requestPermission }))
+      const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send)
+        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission })
+      return sessions.track(target.id, sourceNotices ? sourceNotices.during(target.id, run) : run())
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)
@@ -130,18 +175,20 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 
-  const connection = app.connect(gateMessages(stream))
+  const connected = app.connect(gateMessages(stream))
+  connection = connected
   // a session of this connection idle past its model's cache TTL: the same notice the REPL prints
   const stopCold = options.onColdCache?.((agent, info) => {
     if (!notices || sessions.find(agent.id) !== agent) return
     const update = { sessionUpdate: 'notice', severity: 'info', title: coldCacheNotice(info, notices.locale) } as SessionUpdate
-    connection.client.notify(methods.client.session.update, { sessionId: agent.id, update })
+    connected.client.notify(methods.client.session.update, { sessionId: agent.id, update })
       .catch((error) => logger.warn('session %s: cannot send the cold-cache notice: %s', agent.id, messageOf(error)))
   })
-  const closed = connection.closed
+  const closed = connected.closed
     .finally(() => stopCold?.())
     .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
+    .then(() => sourceNotices?.dispose())
     .then(() => sessions.closeAll())
     .catch((error) => logger.error(error))
-  return { connection, closed }
+  return { connection: connected, closed }
 }

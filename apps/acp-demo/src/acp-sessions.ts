@@ -1,17 +1,20 @@
 import type { Agent, AgentLoop } from 'dsh-agent-loop'
 import { AcpDemoError } from './errors.ts'
 import type { SessionMcpServers } from './session-mcp.ts'
+import { CREATED_EVENT } from './session-list.ts'
 
 /** The DSH agents of one ACP connection, by session id (which is the agent id and the session-log id). */
 export class AcpSessions {
   private readonly agents = new Map<string, Agent>()
-  private readonly turns = new Set<Promise<void>>()
+  /** Per session: its running prompt turns, so closing it can wait until their ends are logged. */
+  private readonly turns = new Map<string, Set<Promise<void>>>()
   private readonly waiting = new Map<string, Set<() => void>>()
 
   constructor(private readonly loop: AgentLoop, private readonly servers: SessionMcpServers) {}
 
   /**
-   * Reopens the stored session `sessionId` as this connection's agent of that id (`session/load`); fails
+   * Reopens the stored session `sessionId` as this connection's agent of that id (`session/load`,
+   * `session/resume`); fails
    * with UNKNOWN_SESSION when `stored` does not list it, and when this connection has it open already; with
    * BUSY when another process is writing it (a store that keeps one writer per session).
    */
@@ -32,10 +35,15 @@ export class AcpSessions {
     return agent
   }
 
-  /** Creates one DSH agent with its own new session. */
-  async open(): Promise<Agent> {
+  /**
+   * Creates one DSH agent with its own new session, and logs its creation (with the client's `cwd`) before
+   * the client hears of it, so a session that never gets a prompt can still be listed and loaded.
+   */
+  async open(cwd: string): Promise<Agent> {
     const agent = await this.loop.createAgent()
     this.agents.set(agent.id, agent)
+    agent.session.append(CREATED_EVENT, { cwd })
+    await agent.session.flushed()
     return agent
   }
 
@@ -72,12 +80,28 @@ export class AcpSessions {
     this.agents.get(sessionId)?.cancel()
   }
 
-  /** Remembers a running turn, so `closeAll()` can wait until its end is in the session log. */
-  track<T>(turn: Promise<T>): Promise<T> {
+  /** Remembers a running turn of `sessionId`, so closing can wait until its end is in the session log. */
+  track<T>(sessionId: string, turn: Promise<T>): Promise<T> {
     const settled = turn.then(() => {}, () => {})
-    this.turns.add(settled)
-    settled.then(() => this.turns.delete(settled))
+    const turns = this.turns.get(sessionId) ?? new Set()
+    this.turns.set(sessionId, turns.add(settled))
+    settled.then(() => turns.delete(settled))
     return turn
+  }
+
+  /**
+   * `session/close`: cancels what the session is doing (as `session/cancel`), waits until its turn's end is
+   * logged, stops its MCP servers and releases its agent (its log stays stored, for a later load or resume).
+   */
+  async close(sessionId: string): Promise<void> {
+    const agent = this.get(sessionId)
+    this.agents.delete(sessionId)
+    for (const cancel of this.waiting.get(sessionId) ?? []) cancel()
+    agent.cancel()
+    await Promise.all(this.turns.get(sessionId) ?? [])
+    this.turns.delete(sessionId)
+    await this.servers.close(sessionId)
+    await this.loop.removeAgent(sessionId)
   }
 
   /**
@@ -90,7 +114,7 @@ export class AcpSessions {
     this.agents.clear()
     for (const waiters of this.waiting.values()) for (const cancel of waiters) cancel()
     for (const agent of agents) agent.cancel()
-    await Promise.all(this.turns)
+    await Promise.all([...this.turns.values()].flatMap((turns) => [...turns]))
     await this.servers.closeAll()
     await Promise.all(agents.map((agent) => this.loop.removeAgent(agent.id)))
   }

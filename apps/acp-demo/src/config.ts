@@ -2,6 +2,7 @@ import { forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import { Config as SpineSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from 'dsh-tools-mcp'
+import { DEFAULT_PAGE_SIZE } from './session-list.ts'
 
 /** The largest delay `setTimeout` honours. */
 const MAX_TIMEOUT_MS = 2_147_483_647
@@ -16,6 +17,8 @@ export interface AcpDemoConfig extends SpineConfig {
   mcpStartupTimeoutMs: number
   /** Time limit of one call to a tool of such a server. */
   mcpCallTimeoutMs: number
+  /** Sessions per `session/list` page. */
+  sessionListPageSize: number
 }
 
 /** The intersection keeps the spine's `toolOrder` union, so an omitted `toolOrder` stays absent. */
@@ -28,6 +31,8 @@ export const Config: Schema<ConfigInput<AcpDemoConfig>, AcpDemoConfig> = Schema.
       .description('How long the first prompt of a session waits for each MCP server its client passed (session/new) to list its tools (ms); a slower one joins later.'),
     mcpCallTimeoutMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_CALL_TIMEOUT_MS)
       .description('How long one call to a tool of such a server may take (ms).'),
+    sessionListPageSize: Schema.natural().min(1).max(1000).default(DEFAULT_PAGE_SIZE)
+      .description('Sessions per session/list page; a longer list is paged with nextCursor.'),
   }),
 ]) as Schema<ConfigInput<AcpDemoConfig>, AcpDemoConfig>
 

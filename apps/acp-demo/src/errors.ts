@@ -8,6 +8,7 @@ export type AcpDemoErrorCode =
   | 'BUSY'
   | 'TURN_FAILED'
   | 'INVALID_MCP_SERVER'
+  | 'INVALID_PARAMS'
 
 /** The one error class of dsh-acp-demo. */
 export class AcpDemoError extends CodedError<AcpDemoErrorCode> {
@@ -24,6 +25,7 @@ const RPC_CODES: Record<AcpDemoErrorCode, number> = {
   BUSY: -32600,
   TURN_FAILED: -32603,
   INVALID_MCP_SERVER: -32602,
+  INVALID_PARAMS: -32602,
 }
 
 /**

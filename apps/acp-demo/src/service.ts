@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs'
 import { Context, Service } from 'cordis'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
-import type {} from 'dsh-session'
+import { summarizeSessions } from 'dsh-session'
+import { CREATED_EVENT } from './session-list.ts'
 import type {} from 'dsh-app-boot'
-import type { ExecutableTool } from 'dsh-tools'
-import { registrationLabel, type ToolOrigin } from 'dsh-tools-mcp'
+import type { ExecutableTool, ToolSourceStatus } from 'dsh-tools'
+import { registrationLabel, sourceName, toSourceStatus, type ToolOrigin } from 'dsh-tools-mcp'
 import { serveAcp, type AcpAgentOptions, type AcpServing } from './acp-agent.ts'
 import { type OversizedLine, refusal } from './line-limit.ts'
 import type { AcpDemoConfig } from './config.ts'
@@ -65,14 +66,24 @@ export class AcpDemo extends Service {
       // the server is recorded in each tool's origin, as for the app's own MCP tools
       register: (definition: ExecutableTool, origin: ToolOrigin, agentId: string) =>
         ctx.effect(() => ctx.tools.register(definition, { agentId, server: origin.server }), registrationLabel(definition.name, origin.server)),
+      status: (status: Parameters<typeof toSourceStatus>[0], agentId: string) => ctx.tools.reportSource(toSourceStatus(status, agentId)),
+      forget: (servers: readonly string[], agentId: string) => { for (const server of servers) ctx.tools.forgetSource(sourceName(server), { agentId }) },
       startupTimeoutMs: this.config.mcpStartupTimeoutMs,
       callTimeoutMs: this.config.mcpCallTimeoutMs,
     }
     // the spine's session store (JSONL or external) lists what `session/load` may reopen
     const store = this.ctx.get('sessions', false)
     const storedSessions = store ? () => store.list() : undefined
+    const summaries = store ? () => summarizeSessions(store, [CREATED_EVENT]) : undefined
+    const sources = {
+      down: (agentId: string) => ctx.tools.downSources({ agentId }),
+      watch: (listener: (status: ToolSourceStatus) => void) => ctx.on('tools/source', listener),
+    }
     const onColdCache: AcpAgentOptions['onColdCache'] = (listener) => ctx.on('prompt-cache/cold', listener)
-    const serving = serveAcp(stream, { loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache })
+    const serving = serveAcp(stream, {
+      loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache,
+      summaries, listPageSize: this.config.sessionListPageSize, sources,
+    })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))
     return serving

@@ -1,7 +1,7 @@
 import type { McpServer } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { McpServerSet, checkConfig, type ServerConfig, type ServerSpec, type ToolOrigin } from 'dsh-tools-mcp'
+import { McpServerSet, checkConfig, type ServerConfig, type ServerSpec, type ServerStatus, type ToolOrigin } from 'dsh-tools-mcp'
 import type { ExecutableTool } from 'dsh-tools'
 import { AcpDemoError } from './errors.ts'
 
@@ -9,6 +9,10 @@ import { AcpDemoError } from './errors.ts'
 export interface SessionMcpOptions {
   /** Registers a tool for one agent alone; returns its disposer. */
   register(definition: ExecutableTool, origin: ToolOrigin, agentId: string): () => unknown
+  /** A session's server failed to start, exited or is back (once per outage); optional. */
+  status?(status: ServerStatus, agentId: string): void
+  /** The session's servers are closed: none of them is reported as down any more. */
+  forget?(servers: readonly string[], agentId: string): void
   startupTimeoutMs: number
   callTimeoutMs: number
   logger: Logger
@@ -73,6 +77,7 @@ export function sessionServerSpecs(servers: readonly McpServer[], options: Pick<
 interface Running {
   set: McpServerSet
   started: Promise<void>
+  servers: string[]
 }
 
 /** The MCP servers of each session: connected for it alone, their tools registered for its agent, closed with it. */
@@ -87,6 +92,7 @@ export class SessionMcpServers {
     const { logger } = this.options
     const set = new McpServerSet(specs, {
       register: (definition, origin) => this.options.register(definition, origin, agentId),
+      status: (status) => this.options.status?.(status, agentId),
     }, {
       log: {
         info: (text) => logger.info('session %s: %s', agentId, text),
@@ -98,7 +104,7 @@ export class SessionMcpServers {
       maxRestartDelayMs: MAX_RESTART_DELAY_MS,
     })
     const started = set.start().catch((error) => logger.error('session %s: MCP servers failed to start: %s', agentId, messageOf(error)))
-    this.running.set(agentId, { set, started })
+    this.running.set(agentId, { set, started, servers: specs.map((spec) => spec.name) })
     logger.debug('session %s: connecting MCP server(s) %s', agentId, specs.map((spec) => spec.name).join(', '))
   }
 
@@ -113,6 +119,7 @@ export class SessionMcpServers {
     if (!running) return
     this.running.delete(agentId)
     await running.set.close()
+    this.options.forget?.(running.servers, agentId)
   }
 
   async closeAll(): Promise<void> {

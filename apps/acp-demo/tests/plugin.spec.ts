@@ -10,7 +10,7 @@ describe('the acp-demo plugin', () => {
   it('exposes its parsed config, with defaults, under ctx.acpDemo', async () => {
     const ctx = await load({ maxSteps: 3 })
     expect(ctx.acpDemo.config).toMatchObject({
-      model: 'scripted-echo', agentName: 'dsh-acp-demo', agentTitle: 'DSH', maxSteps: 3, mcpStartupTimeoutMs: 10_000, mcpCallTimeoutMs: 60_000,
+      model: 'scripted-echo', agentName: 'dsh-acp-demo', agentTitle: 'DSH', maxSteps: 3, mcpStartupTimeoutMs: 10_000, mcpCallTimeoutMs: 60_000, sessionListPageSize: 50,
     })
     expect(ctx.acpDemo.info).toEqual({ name: 'dsh-acp-demo', title: 'DSH', version: '0.1.0' })
     expect(ctx.agentLoop.config).toMatchObject({ model: 'scripted-echo', maxSteps: 3 })
@@ -37,6 +37,8 @@ describe('the acp-demo plugin', () => {
     [{ mcpStartupTimeoutMs: 2_147_483_648 }, /mcpStartupTimeoutMs expected number <= 2147483647/],
     [{ mcpCallTimeoutMs: 'long' }, /mcpCallTimeoutMs/],
     [{ mcpCallTimeoutMs: 1.5 }, /mcpCallTimeoutMs/],
+    [{ sessionListPageSize: 0 }, /sessionListPageSize expected number >= 1 but got 0/],
+    [{ sessionListPageSize: 'all' }, /sessionListPageSize/],
   ])('fails to load with %j', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message)
   })

@@ -9,6 +9,7 @@ export const HELP = [
   '/tools              the tools of the next request, in the order the model sees them',
   '/prompt             the system prompt of the next request',
   '/compact            replace the conversation so far with a summary (keeps the cached prefix)',
+  '/model [NAME]       list the configured models, or switch to NAME (logged; the next request header says why)',
   '/call NAME {json}   (offline scripted model) ask the model to call tool NAME with these arguments',
   '/help               this list',
   '/exit               leave (Ctrl-D works too)',
@@ -29,6 +30,8 @@ export async function runCommand(line: string, demo: StdioDemo, agent: Agent): P
 }
 
 async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<CommandResult | undefined> {
+  const model = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim())
+  if (model) return { text: modelCommand(demo, agent, model[1]) }
   switch (line.trim()) {
     case '/tools': return { text: formatToolList(await demo.tools(agent)) }
     case '/prompt': return { text: await demo.systemPrompt(agent) }
@@ -37,6 +40,16 @@ async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<Co
     case '/exit': return { exit: true }
     default: return undefined
   }
+}
+
+/** `/model`: the served models, the current one marked; `/model NAME`: switches to it (an unknown name throws, listing them). */
+function modelCommand(demo: StdioDemo, agent: Agent, wanted: string | undefined): string {
+  const models = demo.models()
+  if (wanted === undefined) return ['models (* = current):', ...models.map((model) => `${model === agent.model ? '*' : ' '} ${model}`)].join('\n')
+  const from = agent.model
+  if (wanted === from) return `model: ${from} (already)`
+  agent.switchModel(wanted)
+  return `model: ${from} → ${wanted} (logged; the next request header gives reason "model")`
 }
 
 /** Compacts the session; a failure throws, so it is reported like any failed command. */

@@ -7,6 +7,8 @@ import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { serveRepl } from './repl.ts'
 import { formatSessions } from './sessions.ts'
 import { showStartup, stillStarting } from './startup.ts'
+import { BetweenTurns } from './between-turns.ts'
+import { resumeSummary } from './resume-summary.ts'
 import { parseInvocation } from './usage.ts'
 import type {} from './service.ts'
 
@@ -18,11 +20,28 @@ runMain(async (stopWith) => {
   if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error.trimEnd())
   const file = invocation.file ?? DEFAULT_FILE
 
+  const interactive = process.stdin.isTTY === true && !invocation.list
+  // on a terminal, log lines and MCP server notices go between turns, never over the prompt
+  const between = interactive ? new BetweenTurns((text) => process.stderr.write(text)) : undefined
+  // Ctrl-C while it starts: the app stops (runMain), and nothing more is printed but the line end
+  let stopping = false
+  const onInterrupt = () => {
+    stopping = true
+    process.stdout.write('\n')
+  }
+  if (interactive) process.once('SIGINT', onInterrupt)
   // the first turn is served only once the app is ready (every entry started, or the startup timeout passed)
-  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
+  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name), ...between && { logWrite: (line: string) => between.say(line) } })
   stopWith(app) // a signal while it starts stops it at once
   const demo = await app.whenProvided('stdioDemo')
-  if (process.stdin.isTTY && demo && !invocation.list) await showStartup(process.stdout, demo.config.welcome, app)
+  const shown = new Set<unknown>()
+  const notice = (status: { message: string }) => {
+    if (stopping || shown.has(status)) return
+    shown.add(status)
+    between?.say(`(${status.message})`)
+  }
+  if (between && demo) demo.watchSources(notice)
+  if (interactive && demo) await showStartup(process.stdout, demo.config.welcome, app, () => stopping)
   const booted = await app.ready
   if (!demo) {
     await app.dispose()
@@ -38,12 +57,18 @@ runMain(async (stopWith) => {
     return
   }
   const agent = await openAgent(demo, booted, file, invocation.session)
+  if (stopping) return app
+  process.off('SIGINT', onInterrupt)
+  // an outage that began before the listener was in place
+  if (between) for (const status of demo.downSources()) notice(status)
+  // --resume / --continue in the REPL: which session, how far it got, and where it stopped (piped output stays answers only)
+  if (interactive && invocation.session.kind !== 'new') process.stdout.write(resumeSummary(agent.session.id, agent.session.events()))
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
   // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
   const outputClosed = new AbortController()
   watchClosed(process.stdout, () => outputClosed.abort(), (error) => outputClosed.abort(error))
   const served = process.stdin.isTTY
-    ? serveRepl(streams, demo, agent, historyFile()).then(() => undefined)
+    ? serveRepl(streams, demo, agent, { historyPath: historyFile(), between }).then(() => undefined)
     : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
   served
     .then(async (failed) => {

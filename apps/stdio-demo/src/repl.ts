@@ -1,26 +1,45 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline'
+import type { ReadStream } from 'node:tty'
+import { oneLine, type Usage } from 'dsh-core'
 import { noticeLocale, type Agent, type AgentUpdate } from 'dsh-agent-loop'
 import { coldCacheNotice } from 'dsh-prompt-cache'
-import { oneLine } from 'dsh-core'
+import type { BetweenTurns } from './between-turns.ts'
 import { formatActivity, runCommand } from './commands.ts'
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteAwareInput, restoreLines } from './paste.ts'
+import { usageLine } from './usage-line.ts'
 import { HISTORY_LINES, HistoryFile, loadHistory } from './history.ts'
 import type { Streams } from './piped.ts'
 import { terminalAsker } from './permission-prompt.ts'
 import type { StdioDemo } from './service.ts'
 import { showThinking } from './thinking.ts'
 
+/** What the REPL shows besides answers: lines between turns (log lines, MCP server notices). */
+export interface ReplOptions {
+  historyPath?: string
+  between?: BetweenTurns
+}
+
 /**
  * The interactive loop on a terminal: text streams as it arrives, tool calls show as they run, a spinner
  * says the model has not answered yet (after the prompt, and after each tool result), Ctrl-C cancels a
- * running turn, clears a half-typed line, and leaves on an empty one; `/exit` or Ctrl-D leaves. Typed
- * lines are kept in `historyPath` across runs (up-arrow recalls them). Resolves when the user leaves and
- * the history is saved.
+ * running turn, clears a half-typed line, and leaves on an empty one; `/exit` or Ctrl-D leaves. A pasted
+ * block of lines is one turn (bracketed paste). After each turn, on a terminal, one dim line of token
+ * usage. Typed lines are kept in `historyPath` across runs (up-arrow recalls them). Resolves when the user
+ * leaves and the history is saved.
  */
-export async function serveRepl({ input, output, errors }: Streams, demo: StdioDemo, agent: Agent, historyPath?: string): Promise<void> {
+export async function serveRepl({ input: stdin, output, errors }: Streams, demo: StdioDemo, agent: Agent, options: ReplOptions = {}): Promise<void> {
+  const { historyPath, between } = options
   const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`))
   const past = history ? await loadHistory(history.path) : []
+  // a real terminal marks pastes; its lines then reach readline as one line (see paste.ts)
+  const tty = (stdin as Partial<ReadStream>).isTTY && typeof (stdin as Partial<ReadStream>).setRawMode === 'function' ? stdin as ReadStream : undefined
+  const pasting = tty ? pasteAwareInput(tty) : undefined
+  const input = pasting?.input ?? stdin
+  const markPastes = pasting !== undefined && process.env.TERM !== 'dumb'
+  if (markPastes) output.write(BRACKETED_PASTE_ON)
   // readline lists history newest first
   const rl = createInterface({ input, output, terminal: true, prompt: '> ', history: past.reverse(), historySize: HISTORY_LINES })
+  between?.attach(rl, output)
   rl.on('history', (lines: string[]) => history?.save([...lines].reverse()))
   let open = true
   let exited = false
@@ -43,6 +62,7 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
   // idle past the model's cache TTL: one line above the prompt, the half-typed line kept
   const stopCold = demo.onColdCache(agent, (info) => {
     if (!open) return
+    if (between) return between.say(`(${coldCacheNotice(info, noticeLocale())})`)
     clearLine(output, 0)
     cursorTo(output, 0)
     output.write(`(${coldCacheNotice(info, noticeLocale())})\n`)
@@ -50,10 +70,21 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
   })
   rl.on('close', stopCold)
   rl.prompt()
-  for await (const line of rl) {
-    if (line.trim() !== '') await answer(line)
+  for await (const typed of rl) {
+    const line = restoreLines(typed)
+    if (line.trim() !== '') {
+      between?.turnStarted()
+      try {
+        await answer(line)
+      } finally {
+        between?.turnEnded()
+      }
+    }
     if (open) rl.prompt()
   }
+  between?.detach()
+  if (markPastes) output.write(BRACKETED_PASTE_OFF)
+  pasting?.close()
   // Ctrl-D and an idle Ctrl-C leave the cursor right after the prompt marker
   if (!exited) output.write('\n')
   await history?.settled()
@@ -81,7 +112,9 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
       output.write(text)
       atLineStart = text.endsWith('\n')
     }
+    const usages: Usage[] = []
     const onUpdate = (update: AgentUpdate) => {
+      if (update.type === 'usage') return void usages.push(update.usage)
       if (update.type === 'text') return write(update.delta)
       const shown = formatActivity(update)
       if (shown) write(`${atLineStart ? '' : '\n'}${shown}\n`)
@@ -94,5 +127,8 @@ export async function serveRepl({ input, output, errors }: Streams, demo: StdioD
     if (!atLineStart) write('\n')
     if (result.reason === 'cancelled') write('(cancelled)\n')
     else if (result.reason !== 'done') write(`error: ${oneLine(result.error ?? '')}\n`)
+    // what DSH is for, where a person sees it: how much of the prompt the provider's cache served
+    const usage = (output as { isTTY?: boolean }).isTTY ? usageLine(usages) : undefined
+    if (usage) write(usage)
   }
 }

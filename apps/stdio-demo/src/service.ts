@@ -2,6 +2,8 @@ import type { ToolSchema } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import type {} from 'dsh-session'
+import type {} from 'dsh-llm'
+import type { ToolSourceStatus } from 'dsh-tools'
 import type { ColdCache } from 'dsh-prompt-cache'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import type { StdioDemoConfig } from './config.ts'
@@ -18,7 +20,7 @@ declare module 'cordis' {
  * an agent, and the two inspection commands. It never touches process streams.
  */
 export class StdioDemo extends Service {
-  static inject = ['agentLoop', 'systemPrompt', 'sessions']
+  static inject = ['agentLoop', 'systemPrompt', 'sessions', 'llm', 'tools']
 
   constructor(ctx: Context, public readonly config: StdioDemoConfig) {
     super(ctx, 'stdioDemo')
@@ -45,6 +47,21 @@ export class StdioDemo extends Service {
    */
   onColdCache(agent: Agent, listener: (info: ColdCache) => void): () => void {
     return this.ctx.on('prompt-cache/cold', (cold, info) => { if (cold === agent) listener(info) })
+  }
+
+  /** Calls `listener` on each tool-source status (an MCP server failed, exited or is back); returns the disposer. */
+  watchSources(listener: (status: ToolSourceStatus) => void): () => void {
+    return this.ctx.on('tools/source', listener)
+  }
+
+  /** The tool sources that are down now. */
+  downSources(): ToolSourceStatus[] {
+    return this.ctx.tools.downSources()
+  }
+
+  /** The model ids the app's adapters serve (`/model`), in their registration order. */
+  models(): string[] {
+    return this.ctx.llm.models()
   }
 
   /** The tools as the agent's next request would declare them, in canonical order. */

@@ -72,6 +72,19 @@ export class Agent {
     return this.settings.model
   }
 
+  /**
+   * Switches the model of the next requests (the REPL's `/model`): checked against the served models, logged
+   * as `model/switch`, and the next request header is logged with reason `model`. Refused while a turn runs.
+   */
+  switchModel(model: string): void {
+    if (this.status === 'running') throw new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; switch the model after it ends`)
+    this.llm.resolve(model)
+    if (model === this.settings.model) return
+    this.session.append('model/switch', { turn: this.turns, from: this.settings.model, to: model })
+    this.settings.model = model
+    this.headers.modelSwitched(model)
+  }
+
   /** Aborts the running turn, if any; it ends with reason `cancelled`. */
   cancel(): void {
     this.controller?.abort()

@@ -55,8 +55,18 @@ export function diffToolNames(previous: RequestHeader, next: RequestHeader): { a
 export class HeaderLog {
   private readonly memo = new HeaderMemo()
   private loggedThisProcess = 0
+  /** Set by `modelSwitched()` until the next header is logged, whose reason it then is. */
+  private switched = false
 
   constructor(private readonly session: Session) {}
+
+  /**
+   * The agent's model was switched to `model`: the next header logged gives reason `model`, unless it is the
+   * model of the last logged header again (that header still holds, and nothing needs explaining).
+   */
+  modelSwitched(model: string): void {
+    this.switched = this.session.requestHeader()?.data.header.model !== model
+  }
 
   /** True when `next` has the bytes of `logged` (the last header in the session log). */
   same(logged: RequestHeader | undefined, next: RequestHeader): boolean {
@@ -68,8 +78,10 @@ export class HeaderLog {
     const { session } = this
     const previous = session.requestHeader()?.data.header
     if (this.memo.same(previous, header)) return
-    const reason: HeaderReason = !previous ? 'initial' : session.resumed && this.loggedThisProcess === 0 ? 'resume' : 'change'
+    const reason: HeaderReason = !previous ? 'initial' : this.switched ? 'model'
+      : session.resumed && this.loggedThisProcess === 0 ? 'resume' : 'change'
     const logged = session.append('request/header', { turn: turn.turn, step: turn.step, reason, header })
+    this.switched = false
     this.loggedThisProcess++
     this.memo.remember(logged.data.header, header)
     if (!previous) return

@@ -42,6 +42,11 @@ export interface BootOptions {
   /** stderr log level; defaults to `DSH_LOG_LEVEL` or `info`. At `debug`, failed entries also log their stacks. */
   logLevel?: LogLevel
   /**
+   * Where each log line goes (with its newline); stderr by default. A REPL passes its own, so that a line
+   * never lands over its prompt.
+   */
+  logWrite?: (line: string) => void
+  /**
    * How long the app waits for its entries to start before it is ready anyway, in ms; defaults to
    * `DSH_STARTUP_TIMEOUT_MS` or 15000. Entries still starting then are named in one warning line and join later.
    */
@@ -98,7 +103,7 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
   const specifiers = entries.map((entry) => specifierOf(entry, options.file, options.resolve, shown))
 
   const ctx = options.ctx ?? new Context()
-  const log = new StderrLog(level)
+  const log = new StderrLog(level, options.logWrite)
   // every error a plugin fiber failed with is logged once at the error level; remember them all
   const failedWith = new Set<unknown>()
   const cleanups: (() => unknown)[] = [

@@ -23,7 +23,7 @@ export class StderrLog {
   readonly exporter: Exporter
   private held: Message[] | undefined = []
 
-  constructor(private readonly level: number, private readonly write = (line: string) => process.stderr.write(line)) {
+  constructor(private readonly level: number, private readonly write: (line: string) => unknown = (line) => process.stderr.write(line)) {
     this.exporter = {
       colors: false,
       levels: { default: level },

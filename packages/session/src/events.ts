@@ -1,7 +1,10 @@
 import type { ToolCall, ToolSchema, Usage } from 'dsh-core'
 
-/** Why a `request/header` was logged: the first request, the first after a reload, or a changed header. */
-export type HeaderReason = 'initial' | 'resume' | 'change'
+/**
+ * Why a `request/header` was logged: the first request, the first after a reload, a changed header, or the
+ * first header after a `model/switch`.
+ */
+export type HeaderReason = 'initial' | 'resume' | 'change' | 'model'
 
 /** Why a compaction ran: the next request passed the configured share of the window, or someone asked. */
 export type CompactionReason = 'auto' | 'manual'
@@ -52,6 +55,8 @@ export interface SessionEventMap {
   'tool/result': { turn: number; step: number; id: string; name: string; output: string; isError: boolean }
   'step/end': { turn: number; step: number }
   'turn/end': { turn: number; reason: TurnEndReason; error?: { message: string } }
+  /** The agent's model was switched (say, `/model` in the REPL) after turn `turn`; the next header has reason `model`. */
+  'model/switch': { turn: number; from: string; to: string }
   /** Starts a new tool-history sequence at the next `request/header` (e.g. after compaction). */
   'sequence/reset': { reason: string }
   /**

@@ -92,7 +92,8 @@ const CORE: Record<string, Record<string, Field>> = {
   'turn/start': { turn },
   'step/start': { turn, step },
   'user/message': { turn, text: { check: str } },
-  'request/header': { turn, step, reason: { check: oneOf('initial', 'resume', 'change') }, header: { check: header } },
+  'request/header': { turn, step, reason: { check: oneOf('initial', 'resume', 'change', 'model') }, header: { check: header } },
+  'model/switch': { turn, from: { check: name }, to: { check: name } },
   'developer/message': {
     turn, step,
     source: { check: oneOf('tool-registry') },

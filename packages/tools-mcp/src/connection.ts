@@ -23,7 +23,16 @@ export interface ConnectionOptions {
   listed(tools: Tool[]): void
   /** The connection is gone; the tools of the last list no longer exist. */
   down(): void
+  /**
+   * Once per outage, for the person using the app: the server failed to start, its connection went away, or
+   * it is back after either. `message` is one line naming the server and, for a failure, the line of its
+   * stderr that says why.
+   */
+  status?(event: ServerEvent, message: string): void
 }
+
+/** What `ConnectionOptions.status` reports. A first start that works is not reported. */
+export type ServerEvent = 'failed' | 'exited' | 'reconnected'
 
 /** Guards against a server whose cursors never end. */
 const MAX_PAGES = 1000
@@ -112,6 +121,8 @@ export class McpConnection {
     const where = `MCP server ${quote(this.spec.name)}`
     let delay = restartDelayMs
     let failures = 0
+    // set while the server is down after having been wanted: one status per outage, one when it is back
+    let outage = false
     while (!this.closed) {
       const opened = openTransport(this.spec)
       const client = new Client(CLIENT_INFO, { capabilities: {} })
@@ -136,6 +147,8 @@ export class McpConnection {
         delay = restartDelayMs
         log.debug(`${where} is up with ${tools.length} tools`)
         this.options.listed(tools)
+        if (outage) this.options.status?.('reconnected', `${where} is back with ${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}`)
+        outage = false
         this.settle()
         if (changedEarly) this.relist(client)
         await gone
@@ -144,6 +157,8 @@ export class McpConnection {
         const tail = opened.stderrTail()
         log.warn(`${where} disconnected${tail ? ` (stderr: ${tail})` : ''}; its tools are removed; restarting in ${delay} ms`)
         this.options.down()
+        outage = true
+        this.options.status?.('exited', `${where} exited${tail ? `: ${tail}` : ''}; its tools are gone until it restarts`)
       } catch (error) {
         this.client = undefined
         await client.close().catch(() => {})
@@ -155,6 +170,8 @@ export class McpConnection {
         const line = `${where} failed to start: ${why}; retrying in ${delay} ms, backing off up to ${maxRestartDelayMs} ms`
         if (failures === 1) log.error(line)
         else log.debug(line)
+        if (!outage) this.options.status?.('failed', `${where} failed to start: ${tail || describeThrown(error)}; retrying`)
+        outage = true
         this.settle()
       }
       await this.pause(delay)

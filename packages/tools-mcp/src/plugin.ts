@@ -2,6 +2,7 @@ import type { Context } from 'cordis'
 import type { ExecutableTool, ToolBatchDisposer } from 'dsh-tools'
 import { Config, checkConfig, type ToolsMcpConfig } from './config.ts'
 import { McpServerSet } from './server-set.ts'
+import { sourceName, toSourceStatus } from './source-status.ts'
 
 export const name = 'tools-mcp'
 export const inject = ['tools']
@@ -47,9 +48,15 @@ function registerListing(ctx: Context, definitions: ExecutableTool[], server: st
 export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void> {
   const specs = checkConfig(config)
   const logger = ctx.logger('tools-mcp')
-  const set = new McpServerSet(specs, {
-    register: (definition, origin) => ctx.effect(() => ctx.tools.register(definition, { server: origin.server }), registrationLabel(definition.name, origin.server)),
-    registerMany: (definitions, server) => registerListing(ctx, definitions, server),
+  // Cordis lets a disposed plugin's apply() run to its end: a server that lists its tools after the app
+  // began to stop (an editor that closed at once) must not try to register them, once per tool
+  const stopping = () => ctx.fiber.uid === null
+  const none = () => {}
+  const set: McpServerSet = new McpServerSet(specs, {
+    register: (definition, origin) => stopping() ? none : ctx.effect(() => ctx.tools.register(definition, { server: origin.server }), registrationLabel(definition.name, origin.server)),
+    registerMany: (definitions, server) => stopping() ? definitions.map(() => none) : registerListing(ctx, definitions, server),
+    // front doors show these to the person using the app (`tools/source`); a call to a down server's tool names it
+    status: (status) => { if (!stopping()) ctx.tools.reportSource(toSourceStatus(status)) },
   }, {
     log: {
       info: (text) => logger.info(text),
@@ -60,7 +67,10 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
     restartDelayMs: config.restartDelayMs,
     maxRestartDelayMs: config.maxRestartDelayMs,
   })
-  ctx.effect(() => () => set.close(), 'tools-mcp servers')
+  ctx.effect(() => () => {
+    for (const spec of specs) ctx.tools.forgetSource(sourceName(spec.name))
+    return set.close()
+  }, 'tools-mcp servers')
   await set.start()
 }
 

@@ -2,9 +2,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ExecutableTool } from 'dsh-tools'
 import { canonicalJson, quote } from 'dsh-core'
 import { MAX_TIMEOUT_MS, type ServerSpec } from './config.ts'
-import { McpConnection, type McpLog } from './connection.ts'
+import { McpConnection, type McpLog, type ServerEvent } from './connection.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
-import { modelToolName } from './names.ts'
+import { legalize, modelToolName } from './names.ts'
 
 /** Where a set puts its tools; `register` returns the disposer that takes the tool away again. */
 export interface ToolSink {
@@ -14,6 +14,18 @@ export interface ToolSink {
    * per definition. A listing of hundreds of tools then costs one registration call, not one per tool.
    */
   registerMany?(definitions: ExecutableTool[], server: string): (() => unknown)[]
+  /** Optional: a server failed to start, exited, or is back (once per outage); see `ServerStatus`. */
+  status?(status: ServerStatus): void
+}
+
+/** A server's outage or its return, as the set's sink hears of it. */
+export interface ServerStatus {
+  server: string
+  event: ServerEvent
+  /** One line for a person: names the server and, for a failure, the line of its stderr that says why. */
+  message: string
+  /** The model-facing name prefix of the server's tools, `mcp__<server>__`. */
+  prefix: string
 }
 
 /** Which server and which of its tools a model-facing name stands for. */
@@ -59,6 +71,9 @@ export class McpServerSet {
         ...options,
         listed: (tools) => this.apply(connection, tools),
         down: () => this.apply(connection, []),
+        status: (event, message) => {
+          if (!this.closed) this.sink.status?.({ server: spec.name, event, message, prefix: `mcp__${legalize(spec.name)}__` })
+        },
       })
       return connection
     })

@@ -3,10 +3,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ServerSpec } from './config.ts'
 import { LineLimitedBuffer } from './line-buffer.ts'
+import { STDERR_KEPT, meaningfulTail } from './stderr-tail.ts'
 
-const STDERR_TAIL = 400
-
-/** A fresh transport for one connection attempt, and the last bytes its server wrote to stderr. */
+/** A fresh transport for one connection attempt, and the line of its server's stderr that says why it failed. */
 export interface OpenedTransport {
   transport: Transport
   stderrTail(): string
@@ -25,10 +24,10 @@ export function openTransport(spec: ServerSpec): OpenedTransport {
   if (sdk._readBuffer !== undefined) sdk._readBuffer = new LineLimitedBuffer()
   let tail = ''
   transport.stderr?.on('data', (chunk: Buffer | string) => {
-    tail = (tail + chunk.toString()).slice(-STDERR_TAIL)
+    tail = (tail + chunk.toString()).slice(-STDERR_KEPT)
   })
   return {
     transport,
-    stderrTail: () => tail.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).slice(-3).join(' | '),
+    stderrTail: () => meaningfulTail(tail),
   }
 }

@@ -8,6 +8,7 @@ import { Origins, type ToolOrigin } from './origin.ts'
 import { PluginOwnership } from './ownership.ts'
 import { ToolScopes } from './scopes.ts'
 import { runTool } from './run.ts'
+import { ToolSources, type ToolSourceStatus } from './sources.ts'
 import type { ExecuteOptions, ToolBatchDisposer, ToolChange, ExecutableTool, ToolEntry, ToolRegistration, ToolResult, ToolScope } from './types.ts'
 
 declare module 'cordis' {
@@ -17,6 +18,8 @@ declare module 'cordis' {
   interface Events {
     /** Emitted (sync) when a tool is registered or unregistered, or a deferred tool is revealed or hidden again. */
     'tools/change'(change: ToolChange): void
+    /** Emitted (sync) when a tool source reports that it failed to start, went away or is back (`tools.reportSource`). */
+    'tools/source'(status: ToolSourceStatus): void
   }
 }
 
@@ -36,6 +39,7 @@ export class ToolRuntime extends Service {
   private get registry() { return this.scopes.global }
   private readonly validators = new ValidatorPool()
   private readonly ownership = new PluginOwnership()
+  private readonly sources = new ToolSources()
   private readonly origins = new Origins()
 
   /** Resolved once from the service's own context; property reads through a context build proxies. */
@@ -178,7 +182,9 @@ export class ToolRuntime extends Service {
       const agentId = options?.agentId
       const entry = typeof name === 'string' ? self.scopes.get(name, agentId) : undefined
       if (!entry) {
-        return { output: `unknown tool ${describeValue(name)}; available tools: ${listNames(self.list({ agentId }))}`, isError: true }
+        const down = typeof name === 'string' ? self.sources.owning(name, agentId) : undefined
+        const why = down ? `: its source is down (${down.message}); its tools come back when it reconnects` : ''
+        return { output: `unknown tool ${describeValue(name)}${why}; available tools: ${listNames(self.list({ agentId }))}`, isError: true }
       }
       let problems: string | undefined
       try {
@@ -193,6 +199,32 @@ export class ToolRuntime extends Service {
     } catch (error) {
       return { output: `tool ${describeValue(name)} failed: ${messageOf(error)}`, isError: true }
     }
+  }
+
+  /**
+   * A tool source says it failed to start, went away, or is back: remembered (a call to a missing tool
+   * with its prefix then names it as down) and emitted as `tools/source` for front doors to show.
+   */
+  reportSource(status: ToolSourceStatus): void {
+    const self = rawService(this)
+    const events = ['failed', 'exited', 'reconnected']
+    if (typeof status?.source !== 'string' || status.source === '' || typeof status.prefix !== 'string'
+      || !events.includes(status.event) || typeof status.message !== 'string') {
+      throw new ToolError('INVALID_TOOL', `tools.reportSource() takes { source, prefix, event: ${events.join(' | ')}, message }, got ${describeValue(status)}`)
+    }
+    const frozen = Object.freeze({ ...status })
+    self.sources.record(frozen)
+    self.emit('tools/source', frozen)
+  }
+
+  /** A source that is gone for good (its plugin or session ended): no longer reported as down. */
+  forgetSource(source: string, scope: ToolScope = {}): void {
+    rawService(this).sources.forget(source, scope.agentId)
+  }
+
+  /** The sources that are down now, for every agent plus the agent's own with `{ agentId }`; oldest first. */
+  downSources(scope: ToolScope = {}): ToolSourceStatus[] {
+    return rawService(this).sources.list(scope.agentId)
   }
 
   private setRevealed(name: string, revealed: boolean): boolean {

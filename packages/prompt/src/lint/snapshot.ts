@@ -4,7 +4,6 @@ import type { ToolSchema } from 'dsh-core'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import { checkConfig, type ServerSpec } from 'dsh-tools-mcp'
 import { PromptCliError } from '../errors.ts'
-import { allFibers } from '../fibers.ts'
 import { loopContext, withSettledApp } from '../inspect.ts'
 import { findOwners } from '../owners.ts'
 import { renderSections } from '../sections.ts'
@@ -76,7 +75,8 @@ export async function snapshotBoot(file: string, settleMs: number, assemblies: n
 /** The servers of every running `dsh-tools-mcp` plugin, from the configs they were started with. */
 function mcpServersOf(ctx: Context): ServerSpec[] {
   const specs: ServerSpec[] = []
-  for (const fiber of allFibers(ctx)) {
+  const fibers = [...ctx.registry.values()].flatMap((runtime) => [...runtime.fibers])
+  for (const fiber of fibers) {
     if (fiber.runtime?.name !== 'tools-mcp' || !fiber.config) continue
     specs.push(...checkConfig(fiber.config as Parameters<typeof checkConfig>[0]))
   }
