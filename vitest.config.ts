@@ -12,8 +12,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // eventsource and eventsource-parser (imported by @modelcontextprotocol/sdk) export a `source` condition
-    // of their own (.ts files); inlined with the SDK, vite transforms them instead of handing Node a .ts path
-    server: { deps: { inline: ['cordisjs-plugin-loader', '@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
+    // of their own (.ts files); inlined with the SDK, vite transforms them instead of handing Node a .ts path.
+    // The Cordis loader is listed by its alias and by its real folder name (pnpm links the alias to it): inlined,
+    // its import() of a .ts plugin goes through vite
+    server: { deps: { inline: ['cordisjs-plugin-loader', '@cordisjs/plugin-loader', '@modelcontextprotocol/sdk', 'eventsource', 'eventsource-parser'] } },
     projects: [
       {
         extends: true,
