@@ -98,7 +98,10 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       .catch((error) => logger.warn('session %s: cannot send a tool-source notice: %s', sessionId, messageOf(error))))
   /** After the session's first updates are out: the outages that are on now, then every status that concerns it. */
   const announceSources = (sessionId: string, after: Promise<unknown> = Promise.resolve()) => {
-    if (sourceNotices) void after.then(() => sourceNotices.open(sessionId))
+    if (sourceNotices) {
+      void after.then(() => sourceNotices.open(sessionId))
+        .catch((error) => logger.warn('session %s: cannot announce tool-source outages: %s', sessionId, messageOf(error)))
+    }
   }
   /** `session/load` and `session/resume`: the stored session as this connection's agent, its MCP servers started. */
   const reopen = async (method: string, params: { sessionId: string; mcpServers?: McpServer[] | null }) => {

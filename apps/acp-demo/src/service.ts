@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { Context, Service } from 'cordis'
+import { isGone } from 'dsh-core'
 import type { Implementation, Stream } from '@agentclientprotocol/sdk'
 import type { AgentLoop } from 'dsh-agent-loop'
 import { summarizeSessions } from 'dsh-session'
@@ -76,7 +77,8 @@ export class AcpDemo extends Service {
     const storedSessions = store ? () => store.list() : undefined
     const summaries = store ? () => summarizeSessions(store, [CREATED_EVENT]) : undefined
     const sources = {
-      down: (agentId: string) => ctx.tools.downSources({ agentId }),
+      // a session may open while the app is being disposed: then no source is down any more
+      down: (agentId: string) => isGone(ctx) ? [] : ctx.tools.downSources({ agentId }),
       watch: (listener: (status: ToolSourceStatus) => void) => ctx.on('tools/source', listener),
     }
     const onColdCache: AcpAgentOptions['onColdCache'] = (listener) => ctx.on('prompt-cache/cold', listener)
