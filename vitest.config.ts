@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 // Specs named *.pg.spec.ts need a PostgreSQL server: they run in their own project, whose global setup
 // starts one throwaway cluster per run (or uses DSH_TEST_PG_URL), and only when such a spec is selected.
-const PG_SPECS = ['packages/*/tests/**/*.pg.spec.ts', 'apps/*/tests/**/*.pg.spec.ts', 'tests/**/*.pg.spec.ts', 'examples/tests/**/*.pg.spec.ts']
+const PG_SPECS = ['packages/*/tests/**/*.pg.spec.ts', 'apps/*/tests/**/*.pg.spec.ts', 'devtools/*/tests/**/*.pg.spec.ts', 'tests/**/*.pg.spec.ts', 'examples/tests/**/*.pg.spec.ts']
 
 export default defineConfig({
   // workspace packages export `source` (src/*.ts) next to their built dist/: tests run the sources
@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dsh',
-          include: ['packages/*/tests/**/*.spec.ts', 'apps/*/tests/**/*.spec.ts', 'tests/**/*.spec.ts', 'examples/tests/**/*.spec.ts'],
+          include: ['packages/*/tests/**/*.spec.ts', 'apps/*/tests/**/*.spec.ts', 'devtools/*/tests/**/*.spec.ts', 'tests/**/*.spec.ts', 'examples/tests/**/*.spec.ts'],
           exclude: ['**/node_modules/**', ...PG_SPECS],
         },
       },

@@ -20,7 +20,7 @@ interface Manifest {
   devDependencies?: Record<string, string>
 }
 
-const folders = ['packages', 'apps'].flatMap((group) =>
+const folders = ['packages', 'apps', 'devtools'].flatMap((group) =>
   readdirSync(join(ROOT, group)).filter((name) => existsSync(join(ROOT, group, name, 'package.json'))).map((name) => `${group}/${name}`))
 const read = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8'))
 const manifests = new Map<string, Manifest>(folders.map((folder) => [folder, read(`${folder}/package.json`)]))

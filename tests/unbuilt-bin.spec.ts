@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const bins = ['packages', 'apps'].flatMap((group) => readdirSync(join(ROOT, group))
+const bins = ['packages', 'apps', 'devtools'].flatMap((group) => readdirSync(join(ROOT, group))
   .filter((name) => existsSync(join(ROOT, group, name, 'package.json')))
   .flatMap((name) => Object.entries<string>(JSON.parse(readFileSync(join(ROOT, group, name, 'package.json'), 'utf8')).bin ?? {})
     .map(([bin, path]) => ({ bin, file: join(ROOT, group, name, path) }))))

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { EXAMPLES } from './run.ts'
 
 const ROOT = join(EXAMPLES, '..')
-const readmes = ['README.md', ...['packages', 'apps'].flatMap((group) => readdirSync(join(ROOT, group))
+const readmes = ['README.md', ...['packages', 'apps', 'devtools'].flatMap((group) => readdirSync(join(ROOT, group))
   .map((name) => `${group}/${name}/README.md`).filter((path) => existsSync(join(ROOT, path))))]
 
 /** Every ```yaml block of a README, with the example file the lines just above it name (if any). */

@@ -3,7 +3,7 @@ import type { AgentConnection, Implementation, InitializeResponse, McpServer, Se
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { noticeLocale, type Agent, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
-import { coldCacheNotice, type ColdCache } from 'dsh-prompt-cache'
+import { coldCacheNotice, type ColdCache } from 'dsh-cache-break-detector'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
@@ -33,7 +33,7 @@ export interface AcpAgentOptions {
   mcp: Omit<SessionMcpOptions, 'logger'>
   /** Tool-source outages (MCP servers failing, exiting, coming back), shown to each session they concern. */
   sources?: SourceFeed
-  /** Subscribes to the app's cold-cache events (dsh-prompt-cache's `prompt-cache/cold`); returns the disposer. */
+  /** Subscribes to the app's cold-cache events (dsh-cache-break-detector's `prompt-cache/cold`); returns the disposer. */
   onColdCache?: (listener: (agent: Agent, info: ColdCache) => void) => () => void
 }
 

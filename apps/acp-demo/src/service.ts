@@ -7,7 +7,7 @@ import { summarizeSessions } from 'dsh-session'
 import { CREATED_EVENT } from './session-list.ts'
 import type {} from 'dsh-app-boot'
 import type { ExecutableTool, ToolSourceStatus } from 'dsh-tools'
-import { registrationLabel, sourceName, toSourceStatus, type ToolOrigin } from 'dsh-tools-mcp'
+import { registrationLabel, sourceName, toSourceStatus, type McpToolRef } from 'dsh-tools-mcp'
 import { serveAcp, type AcpAgentOptions, type AcpServing } from './acp-agent.ts'
 import { type OversizedLine, refusal } from './line-limit.ts'
 import type { AcpDemoConfig } from './config.ts'
@@ -65,8 +65,8 @@ export class AcpDemo extends Service {
     const { ctx } = this
     const mcp = {
       // the server is recorded in each tool's origin, as for the app's own MCP tools
-      register: (definition: ExecutableTool, origin: ToolOrigin, agentId: string) =>
-        ctx.effect(() => ctx.tools.register(definition, { agentId, server: origin.server }), registrationLabel(definition.name, origin.server)),
+      register: (definition: ExecutableTool, ref: McpToolRef, agentId: string) =>
+        ctx.effect(() => ctx.tools.register(definition, { agentId, server: ref.server }), registrationLabel(definition.name, ref.server)),
       status: (status: Parameters<typeof toSourceStatus>[0], agentId: string) => ctx.tools.reportSource(toSourceStatus(status, agentId)),
       forget: (servers: readonly string[], agentId: string) => { for (const server of servers) ctx.tools.forgetSource(sourceName(server), { agentId }) },
       startupTimeoutMs: this.config.mcpStartupTimeoutMs,

@@ -1,14 +1,14 @@
 import type { McpServer } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { McpServerSet, checkConfig, type ServerConfig, type ServerSpec, type ServerStatus, type ToolOrigin } from 'dsh-tools-mcp'
+import { McpServerSet, checkConfig, type ServerConfig, type ServerSpec, type ServerStatus, type McpToolRef } from 'dsh-tools-mcp'
 import type { ExecutableTool } from 'dsh-tools'
 import { AcpDemoError } from './errors.ts'
 
 /** How the MCP servers an ACP client passes in `session/new` are run. */
 export interface SessionMcpOptions {
   /** Registers a tool for one agent alone; returns its disposer. */
-  register(definition: ExecutableTool, origin: ToolOrigin, agentId: string): () => unknown
+  register(definition: ExecutableTool, ref: McpToolRef, agentId: string): () => unknown
   /** A session's server failed to start, exited or is back (once per outage); optional. */
   status?(status: ServerStatus, agentId: string): void
   /** The session's servers are closed: none of them is reported as down any more. */
@@ -91,7 +91,7 @@ export class SessionMcpServers {
     if (!specs.length) return
     const { logger } = this.options
     const set = new McpServerSet(specs, {
-      register: (definition, origin) => this.options.register(definition, origin, agentId),
+      register: (definition, ref) => this.options.register(definition, ref, agentId),
       status: (status) => this.options.status?.(status, agentId),
     }, {
       log: {

@@ -10,7 +10,7 @@ afterEach(async () => {
 const YAML = [
   '- { id: app, name: dsh-acp-demo, config: { persistenceRoot: ./sessions } }',
   // the offline model's route states no TTL; the detector is told the cache lives 1 s
-  '- { id: prompt-cache, name: dsh-prompt-cache, config: { ttlMs: 1000 } }',
+  '- { id: prompt-cache, name: dsh-cache-break-detector, config: { ttlMs: 1000 } }',
 ].join('\n') + '\n'
 
 /** One prompt, then a second of idling; the session/update notifications of that session. */

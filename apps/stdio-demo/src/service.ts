@@ -4,7 +4,7 @@ import type { Agent } from 'dsh-agent-loop'
 import type {} from 'dsh-session'
 import type {} from 'dsh-llm'
 import type { ToolSourceStatus } from 'dsh-tools'
-import type { ColdCache } from 'dsh-prompt-cache'
+import type { ColdCache } from 'dsh-cache-break-detector'
 import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import type { StdioDemoConfig } from './config.ts'
 import { summarizeSessions, type SessionSummary } from './sessions.ts'
@@ -42,8 +42,8 @@ export class StdioDemo extends Service {
   }
 
   /**
-   * Calls `listener` each time `agent`'s prompt cache goes cold (dsh-prompt-cache's `prompt-cache/cold`:
-   * idle past its model's cache TTL). Nothing happens without a dsh-prompt-cache entry. Returns the disposer.
+   * Calls `listener` each time `agent`'s prompt cache goes cold (dsh-cache-break-detector's `prompt-cache/cold`:
+   * idle past its model's cache TTL). Nothing happens without a dsh-cache-break-detector entry. Returns the disposer.
    */
   onColdCache(agent: Agent, listener: (info: ColdCache) => void): () => void {
     return this.ctx.on('prompt-cache/cold', (cold, info) => { if (cold === agent) listener(info) })

@@ -8,7 +8,7 @@ const app = (ttlMs: number, extra = '') => writeApp(`
   name: dsh-stdio-demo
   config: { persistenceRoot: ./sessions, welcome: Cold cache test. }
 - id: prompt-cache
-  name: dsh-prompt-cache
+  name: dsh-cache-break-detector
   config: { ttlMs: ${ttlMs}${extra} }
 `)
 

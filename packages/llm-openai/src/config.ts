@@ -25,8 +25,9 @@ export const DEFAULT_TOOL_UPDATE_BETA_HEADER = 'anthropic-beta'
 
 /**
  * Model ids whose route announces tool changes in history when their entry sets no `toolUpdate`:
- * DeepSeek's default `deepseek-flash` takes `tool_addition` blocks (seed 002), on the deepseek profile. Every
- * other entry gets its profile's default (`append`): OpenAI, vLLM and llama.cpp serve plain Chat Completions.
+ * DeepSeek's default `deepseek-flash` takes `tool_addition` blocks, on the deepseek profile
+ * (.agents/notes/implemented/feature/2026-11-30-effective-tool-header.md). Every other entry gets its
+ * profile's default (`append`): OpenAI, vLLM and llama.cpp serve plain Chat Completions.
  */
 export const KNOWN_TOOL_UPDATE: Readonly<Record<string, ToolUpdateMode>> = Object.freeze({ 'deepseek-flash': 'addition-only' })
 

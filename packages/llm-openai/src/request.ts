@@ -9,7 +9,9 @@ import type {
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
 export type WireChatTool = ChatCompletionFunctionTool & { defer_loading?: true }
 
-/** A projected tool-registry update on DeepSeek's Chat Completions route (seed 002). */
+/**
+ * A projected tool-registry update on DeepSeek's Chat Completions route
+ * (.agents/notes/implemented/feature/2026-11-30-effective-tool-header.md). */
 export type WireToolUpdateBlock =
   | { type: 'tool_addition'; tool: { name: string; description: string; parameters: object } }
   | { type: 'tool_removal'; name: string }

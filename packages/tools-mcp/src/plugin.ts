@@ -53,7 +53,7 @@ export async function apply(ctx: Context, config: ToolsMcpConfig): Promise<void>
   const stopping = () => ctx.fiber.uid === null
   const none = () => {}
   const set: McpServerSet = new McpServerSet(specs, {
-    register: (definition, origin) => stopping() ? none : ctx.effect(() => ctx.tools.register(definition, { server: origin.server }), registrationLabel(definition.name, origin.server)),
+    register: (definition, ref) => stopping() ? none : ctx.effect(() => ctx.tools.register(definition, { server: ref.server }), registrationLabel(definition.name, ref.server)),
     registerMany: (definitions, server) => stopping() ? definitions.map(() => none) : registerListing(ctx, definitions, server),
     // front doors show these to the person using the app (`tools/source`); a call to a down server's tool names it
     status: (status) => { if (!stopping()) ctx.tools.reportSource(toSourceStatus(status)) },

@@ -8,7 +8,7 @@ import { legalize, modelToolName } from './names.ts'
 
 /** Where a set puts its tools; `register` returns the disposer that takes the tool away again. */
 export interface ToolSink {
-  register(definition: ExecutableTool, origin: ToolOrigin): () => unknown
+  register(definition: ExecutableTool, ref: McpToolRef): () => unknown
   /**
    * Optional: one server's new tools at once, all or none (as `tools.registerMany()`); returns one disposer
    * per definition. A listing of hundreds of tools then costs one registration call, not one per tool.
@@ -29,7 +29,7 @@ export interface ServerStatus {
 }
 
 /** Which server and which of its tools a model-facing name stands for. */
-export interface ToolOrigin {
+export interface McpToolRef {
   server: string
   tool: string
 }
@@ -42,7 +42,7 @@ export interface ServerSetOptions {
 
 interface Wanted {
   definition: ExecutableTool
-  origin: ToolOrigin
+  ref: McpToolRef
   fingerprint: string
 }
 
@@ -61,7 +61,7 @@ const RUNTIME_MARGIN_MS = 1000
 export class McpServerSet {
   private readonly connections: McpConnection[]
   private readonly registered = new Map<string, Map<string, Registered>>()
-  private readonly origins = new Map<string, ToolOrigin>()
+  private readonly refs = new Map<string, McpToolRef>()
   private closed = false
 
   constructor(specs: readonly ServerSpec[], private readonly sink: ToolSink, private readonly options: ServerSetOptions) {
@@ -97,12 +97,12 @@ export class McpServerSet {
       for (const entry of tools.values()) entry.dispose()
       tools.clear()
     }
-    this.origins.clear()
+    this.refs.clear()
   }
 
   /** The server and original name behind a model-facing tool name this set registered. */
-  origin(name: string): ToolOrigin | undefined {
-    return this.origins.get(name)
+  toolRef(name: string): McpToolRef | undefined {
+    return this.refs.get(name)
   }
 
   /** Server names, and whether each is connected now. */
@@ -131,14 +131,14 @@ export class McpServerSet {
       if (wanted.get(name)?.fingerprint === entry.fingerprint) continue
       entry.dispose()
       current.delete(name)
-      this.origins.delete(name)
+      this.refs.delete(name)
     }
     const added: [string, Wanted][] = []
     for (const [name, want] of wanted) {
       if (current.has(name)) continue
-      const taken = this.origins.get(name)
+      const taken = this.refs.get(name)
       if (taken) {
-        this.options.log.error(new ToolsMcpError('NAME_COLLISION', `MCP tools ${quote(`${taken.server}/${taken.tool}`)} and ${quote(`${server}/${want.origin.tool}`)} both map to ${quote(name)}; the second is left out`).message)
+        this.options.log.error(new ToolsMcpError('NAME_COLLISION', `MCP tools ${quote(`${taken.server}/${taken.tool}`)} and ${quote(`${server}/${want.ref.tool}`)} both map to ${quote(name)}; the second is left out`).message)
         continue
       }
       added.push([name, want])
@@ -154,16 +154,16 @@ export class McpServerSet {
     }
     for (const [name, want] of added) {
       try {
-        this.track(current, name, want, this.sink.register(want.definition, want.origin))
+        this.track(current, name, want, this.sink.register(want.definition, want.ref))
       } catch (error) {
-        this.options.log.error(`MCP server ${quote(server)}: tool ${quote(want.origin.tool)} cannot be registered: ${describeThrown(error)}`)
+        this.options.log.error(`MCP server ${quote(server)}: tool ${quote(want.ref.tool)} cannot be registered: ${describeThrown(error)}`)
       }
     }
   }
 
   private track(current: Map<string, Registered>, name: string, want: Wanted, dispose: () => unknown): void {
     current.set(name, { fingerprint: want.fingerprint, dispose: once(dispose) })
-    this.origins.set(name, want.origin)
+    this.refs.set(name, want.ref)
   }
 
   private definitions(connection: McpConnection, tools: readonly Tool[]) {
@@ -200,7 +200,7 @@ export class McpServerSet {
         ...annotations && { annotations },
       }
       const fingerprint = JSON.stringify(canonicalJson([description, parameters, annotations ?? null]))
-      wanted.set(name, { definition, origin: { server, tool: tool.name }, fingerprint })
+      wanted.set(name, { definition, ref: { server, tool: tool.name }, fingerprint })
     }
     return wanted
   }

@@ -14,7 +14,8 @@ const definitionOf = (tool: Record<string, any>) => ({ name: tool.name, descript
  * the messages, in which a `tool_addition` block contributes the definition it announces, at its place in
  * history. Each tool, system part and content block is one block of the prompt.
  * - `deepseek` (DeepSeek's Anthropic-compatible route): system-role messages of tool-update blocks with
- *   the beta header (seed 002); no `cache_control`, which DeepSeek does not document.
+ *   the beta header (.agents/notes/implemented/feature/2026-11-30-effective-tool-header.md); no
+ *   `cache_control`, which DeepSeek does not document.
  * - `anthropic`: the roles are user and assistant only; `cache_control` breakpoints on tools, system text
  *   blocks and content blocks (at most 4, 1-hour ones before 5-minute ones); `defer_loading` only beside a
  *   tool search tool.

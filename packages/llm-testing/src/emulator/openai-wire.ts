@@ -10,8 +10,8 @@ const BETA_HEADER = 'anthropic-beta'
 /**
  * Checks a Chat Completions request the way `dsh-llm-openai` must send it and renders what the model
  * sees: the tools array first, then every message, the system message included. With `toolUpdates`
- * (DeepSeek's route, seed 002) the endpoint also takes `defer_loading` declarations, which are not
- * rendered up front, and system-role messages of `tool_addition` / `tool_removal` blocks, rendered at
+ * (DeepSeek's route: .agents/notes/implemented/feature/2026-11-30-effective-tool-header.md) the
+ * endpoint also takes `defer_loading` declarations, which are not rendered up front, and system-role messages of `tool_addition` / `tool_removal` blocks, rendered at
  * their place in history; the beta header must come exactly with such blocks. Without it both are refused.
  * Fields one provider documents are refused elsewhere: `prompt_cache_key` / `prompt_cache_retention` go
  * to OpenAI only, `cache_control` on content parts (at most 4) to DashScope only.

@@ -42,7 +42,7 @@ export function contractTurn(session: Session, turn: number): void {
     usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 8, cacheWriteTokens: 0 },
   })
   session.append('step/end', { turn, step: 2 })
-  // An extension event, as observers like dsh-prompt-cache log them.
+  // An extension event, as observers like dsh-cache-break-detector log them.
   session.append('contract/observed', { turn, cachedRatio: 0.8 })
   session.append('turn/end', { turn, reason: 'done' })
 }
