@@ -20,13 +20,14 @@ export class Agent {
   status: AgentStatus = 'idle'
   /** The last request handed to the model, exactly as dispatched (deep-frozen). */
   lastRequest: Readonly<GenerateOptions> | undefined
-  private turns: number
+  private turns = 0
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
-  private readonly headers: HeaderLog
-  private readonly compactor: Compactor
-  private readonly snapshots: ContextSnapshots
-  private readonly permissions: PermissionGate
+  private current!: Session
+  private headers!: HeaderLog
+  private compactor!: Compactor
+  private snapshots!: ContextSnapshots
+  private permissions!: PermissionGate
 
   /**
    * The loop's services, resolved once (the agent lives and dies with the loop that injected them) and
@@ -36,6 +37,7 @@ export class Agent {
   private readonly systemPrompt: Context['systemPrompt']
   private readonly llm: Context['llm']
   private readonly tools: Context['tools']
+  private readonly sessions: Context['sessions']
   private readonly emit: Context['emit']
   private readonly logger: ReturnType<Context['logger']>
 
@@ -46,15 +48,28 @@ export class Agent {
    */
   readonly ctx: Context
 
-  constructor(ctx: Context, own: Context, readonly id: string, readonly session: Session, readonly settings: AgentSettings) {
+  constructor(ctx: Context, own: Context, readonly id: string, session: Session, readonly settings: AgentSettings) {
     this.ctx = own
     this.systemPrompt = rawService(ctx.systemPrompt)
     this.llm = rawService(ctx.llm)
     this.tools = rawService(ctx.tools)
+    this.sessions = rawService(ctx.sessions)
     this.emit = ctx.emit
     this.logger = ctx.logger('agent-loop')
+    this.attach(session, 'the turn was interrupted before it ended (the process stopped)')
+  }
+
+  /** The agent's session: the one it was created with, or the one reopened after its store refused a write. */
+  get session(): Session {
+    return this.current
+  }
+
+  /** Binds the agent to `session`; a log that ends inside a turn is balanced before anything new is logged. */
+  private attach(session: Session, interrupted: string): void {
+    const { settings } = this
+    this.current = session
     this.snapshots = new ContextSnapshots(session)
-    this.permissions = new PermissionGate(settings.permissions, session, (name) => this.tools.get(name, { agentId: id })?.annotations)
+    this.permissions = new PermissionGate(settings.permissions, session, (name) => this.tools.get(name, { agentId: this.id })?.annotations)
     this.headers = new HeaderLog(session)
     this.compactor = new Compactor(session, {
       compactAt: settings.compactAt,
@@ -64,8 +79,23 @@ export class Agent {
       warn: (message) => this.logger.warn(message),
     })
     this.turns = session.turns().started
-    // A log that ends inside a turn (the process stopped mid-turn) is balanced before anything new is logged.
-    session.closeOpenTurn('the turn was interrupted before it ended (the process stopped)')
+    session.closeOpenTurn(interrupted)
+  }
+
+  /**
+   * A session whose store refused a write (a deleted log, a database that went away) refuses every later
+   * append, so before a new turn the agent reopens it from its store: what the store holds is loaded and
+   * its cut-off turn closed. A store that still cannot serve it fails this turn with its own error.
+   */
+  private async recover(): Promise<void> {
+    const failed = await this.current.flushed().then(() => false, (error) => (error as { code?: unknown }).code === 'WRITE_FAILED')
+    if (!failed) return
+    const id = this.current.id
+    // the failed session's writer lets its file or connection go; its failure was reported already
+    if (this.sessions.get(id) === this.current) await this.sessions.close(id).catch(() => {})
+    const session = await this.sessions.open(id)
+    this.attach(session, 'the turn ended when its session store failed; its end was not recorded')
+    this.logger.info(`session "${id}" reopened from ${this.sessions.location} after a failed write`)
   }
 
   get model(): string {
@@ -158,7 +188,30 @@ export class Agent {
     }
   }
 
-  private async runTurn(text: string, signal: AbortSignal, { onUpdate, askPermission }: PromptOptions): Promise<TurnResult> {
+  private async runTurn(text: string, signal: AbortSignal, options: PromptOptions): Promise<TurnResult> {
+    try {
+      await this.recover()
+    } catch (error) {
+      return this.refused(messageOf(error), options)
+    }
+    return this.runRecovered(text, signal, options)
+  }
+
+  /** The turn a session that cannot be reopened refuses: nothing is logged, the caller hears why. */
+  private refused(message: string, { onUpdate }: PromptOptions): TurnResult {
+    const turn = this.turns + 1
+    this.emit('agent/error', this, { turn, message })
+    const update = { type: 'turn-end', turn, reason: 'error', error: message } as const
+    try {
+      onUpdate?.(update)
+      this.emit('agent/update', this, update)
+    } catch (error) {
+      this.logger.warn(`an agent update observer threw on turn-end: ${messageOf(error)}`)
+    }
+    return { turn, reason: 'error', error: message, text: '', toolCalls: [] }
+  }
+
+  private async runRecovered(text: string, signal: AbortSignal, { onUpdate, askPermission }: PromptOptions): Promise<TurnResult> {
     const turn = ++this.turns
     const current: Turn = {
       turn,

@@ -14,6 +14,8 @@ export interface SetupOptions {
   persona?: string
   loop?: Partial<AgentLoopConfig>
   root?: string
+  /** The JSONL store's `durability` (default: its own). */
+  durability?: 'turn' | 'event' | 'none'
   /** Extra adapter served beside the scripted model. */
   adapter?: LlmAdapter
   /** Config of the scripted model plugin (default: its own defaults). */
@@ -30,7 +32,7 @@ export async function setup(options: SetupOptions = {}) {
   const plug = async (plugin: any, config?: any) => { fibers.push(await ctx.plugin(plugin, config)) }
   await plug(SystemPrompt, { persona: options.persona ?? 'You are terse.', ...(options.toolOrder ? { toolOrder: options.toolOrder } : {}) } as any)
   await plug(ToolRuntime, {})
-  await plug(SessionStore, { persistenceRoot: root })
+  await plug(SessionStore, { persistenceRoot: root, ...(options.durability ? { durability: options.durability } : {}) })
   await plug(LlmRuntime)
   await plug(ScriptedLlm, options.scripted ?? {})
   if (options.adapter) {
