@@ -5,6 +5,7 @@ import type { ServerSpec } from './config.ts'
 import { quote } from 'dsh-core'
 import { convertResult, type ConvertedResult } from './content.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
+import { listTools, type RefusedTool } from './tool-list.ts'
 import { openTransport } from './transport.ts'
 
 /** Where the connection code writes its lines; a cordis `Logger` fits. */
@@ -34,21 +35,7 @@ export interface ConnectionOptions {
 /** What `ConnectionOptions.status` reports. A first start that works is not reported. */
 export type ServerEvent = 'failed' | 'exited' | 'reconnected'
 
-/** Guards against a server whose cursors never end. */
-const MAX_PAGES = 1000
 const CLIENT_INFO = { name: 'dsh-tools-mcp', version: '0.1.0' }
-
-async function listAll(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = []
-  let cursor: string | undefined
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await client.listTools(cursor === undefined ? undefined : { cursor })
-    tools.push(...answer.tools)
-    cursor = answer.nextCursor
-    if (cursor === undefined) return tools
-  }
-  throw new Error(`tools/list still had a next page after ${MAX_PAGES} pages`)
-}
 
 /**
  * One MCP server for as long as it is wanted: connects, lists its tools (all pages), re-lists on
@@ -64,6 +51,8 @@ export class McpConnection {
   private wake: (() => void) | undefined
   private listing: Promise<void> | undefined
   private listAgain = false
+  /** Tools already reported as left out (name and reason), so that a relist or a restart does not repeat the line. */
+  private readonly reported = new Set<string>()
   private markSettled!: () => void
   private settledFlag = false
   /** Resolves once the first attempt ended: tools listed and handed over, or the start failed. */
@@ -111,6 +100,13 @@ export class McpConnection {
     }
   }
 
+  private readonly refused = ({ tool, why }: RefusedTool) => {
+    const key = JSON.stringify([tool, why])
+    if (this.reported.has(key)) return
+    this.reported.add(key)
+    this.options.log.warn(`MCP server ${quote(this.spec.name)}: tool ${quote(tool)} is left out: ${why}; its other tools are registered`)
+  }
+
   private settle() {
     this.settledFlag = true
     this.markSettled()
@@ -137,7 +133,7 @@ export class McpConnection {
       })
       try {
         await client.connect(opened.transport)
-        const tools = await listAll(client)
+        const tools = await listTools(client, this.refused)
         if (this.closed) {
           await client.close()
           break
@@ -201,7 +197,7 @@ export class McpConnection {
       do {
         this.listAgain = false
         try {
-          const tools = await listAll(client)
+          const tools = await listTools(client, this.refused)
           if (this.client === client && !this.closed) this.options.listed(tools)
         } catch (error) {
           if (this.client === client) this.options.log.warn(`MCP server ${quote(this.spec.name)}: listing tools after tools/list_changed failed: ${describeThrown(error)}`)

@@ -7,7 +7,10 @@ export const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', i
 export interface TestTool {
   name: string
   description?: string
-  inputSchema?: object
+  /** Default `{ type: 'object', properties: {} }`; `null` lists the tool without an inputSchema (a broken server). */
+  inputSchema?: object | null
+  /** Listed as written, valid or not. */
+  outputSchema?: unknown
   /** The CallToolResult every call gets; default one text block naming the tool and its arguments. */
   reply?: object
   /** Answer with one text block of this many bytes ("x" repeated), for size limits. */

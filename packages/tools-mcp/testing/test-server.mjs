@@ -8,7 +8,8 @@
 //   MCP_TEST_SHUFFLE_KEYS  any value: the object keys of every inputSchema in a new random order at each
 //                       start, at every depth (arrays keep theirs), like a server iterating a hash map;
 //                       a number is the seed (same seed, same order), otherwise each start draws one
-// A tool in a list: { name, description?, inputSchema?, reply?: CallToolResult, replyBytes?, delayMs?, exit? }.
+// A tool in a list: { name, description?, inputSchema?, outputSchema?, reply?: CallToolResult, replyBytes?, delayMs?, exit? }.
+// `inputSchema: null` lists the tool without one (the protocol requires it: a broken server).
 // `exit: true` makes a call kill the server (a crash); `delayMs` holds the answer (cancellable).
 import { appendFileSync } from 'node:fs'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -57,7 +58,7 @@ function shuffleKeys(value, random) {
 }
 // one permutation per start: the seed restarts for each answer, so relists within a run agree
 const schemaOf = (tool) => {
-  const schema = tool.inputSchema ?? { type: 'object', properties: {} }
+  const schema = tool.inputSchema === undefined ? { type: 'object', properties: {} } : tool.inputSchema
   return shuffleSeed === undefined ? schema : shuffleKeys(schema, generator(shuffleSeed))
 }
 
@@ -67,7 +68,8 @@ server.setRequestHandler(ListToolsRequestSchema, async (request) => {
   const all = tools().map((tool) => ({
     name: tool.name,
     ...tool.description === undefined ? {} : { description: tool.description },
-    inputSchema: schemaOf(tool),
+    ...tool.inputSchema === null ? {} : { inputSchema: schemaOf(tool) },
+    ...tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema },
   }))
   if (!pageSize) return { tools: all }
   const start = Number(request.params?.cursor ?? 0)

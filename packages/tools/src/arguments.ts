@@ -53,7 +53,7 @@ export class ValidatorPool {
     let check = this.compiled.get(key)
     if (!check) {
       try {
-        const validate = this.ajv.compile(parameters)
+        const validate = this.ajv.compile(withBaseId(parameters))
         check = (args) => (validate(args) ? undefined : describeErrors(validate.errors ?? []))
       } catch (error) {
         // Remembered as a check that throws: ajv caches a schema it failed on, and a retry would pass it.
@@ -64,6 +64,16 @@ export class ValidatorPool {
     return check
   }
 }
+/**
+ * ajv resolves `{"$ref": "#"}` (recursion to the root) only against a schema with a base URI, and schemas kept
+ * out of its registry (`addUsedSchema: false`) have none: a schema without `$id` gets a placeholder one, for
+ * compiling only (what the model sees keeps the author's schema).
+ */
+function withBaseId(parameters: object): object {
+  const id = (parameters as { $id?: unknown }).$id
+  return typeof id === 'string' && id !== '' ? parameters : { ...parameters, $id: 'dsh:tool-parameters' }
+}
+
 /** ajv's errors as one line the model can act on: `/path must be string; arguments must have …`. */
 export function describeErrors(errors: readonly ErrorObject[]): string {
   const lines = errors.slice(0, MAX_REPORTED).map(describeError)

@@ -30,6 +30,19 @@ describe('argument validators', () => {
   })
 
   it.each([
+    [{ type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#' } } }, { name: 'a', child: { name: 'b' } }, { child: { name: 2 } }, '/child/name must be string'],
+    [{ $id: 'tree', type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#' } } }, { child: { name: 'b' } }, { child: { name: 2 } }, '/child/name must be string'],
+    [{ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'object', properties: { next: { $ref: '#/$defs/n' }, v: { type: 'number' } } } } }, { a: { next: { v: 1 } } }, { a: { next: { v: 'x' } } }, '/a/next/v must be number'],
+  ])('a recursive schema (%o) validates nested arguments', async (parameters, valid, invalid, problem) => {
+    const ctx = await setup()
+    ctx.tools.register(tool('t', { parameters, execute: () => 'ran' }))
+    expect(await ctx.tools.execute('t', valid)).toEqual({ output: 'ran', isError: false })
+    expect(await ctx.tools.execute('t', invalid)).toEqual({ output: `invalid arguments for tool "t": ${problem}`, isError: true })
+    // what the model is shown keeps the author's schema: the compile-only $id does not leak
+    expect(ctx.tools.get('t')?.parameters).toEqual(parameters)
+  })
+
+  it.each([
     [{ type: 'object', properties: { a: { type: 'nope' } } }, /schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/],
     [{ type: 'object', $schema: 'https://json-schema.org/draft/2020-12/schema' }, /no schema with key or ref "https:\/\/json-schema.org\/draft\/2020-12\/schema"/],
     [{ type: 'object', requried: ['a'] }, /strict mode: unknown keyword: "requried"/],
