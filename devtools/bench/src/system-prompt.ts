@@ -6,7 +6,7 @@ import { round, seeded, shuffle, sideBySide } from './measure.ts'
 
 const PROVIDERS = 4
 
-function makeTools(n: number, random: () => number): ToolSchema[] {
+export function makeTools(n: number, random: () => number): ToolSchema[] {
   const tools = Array.from({ length: n }, (_, i) => ({
     name: `tool_${Math.floor(random() * 1e9).toString(36)}_${i}`,
     description: `Tool number ${i}, which does one thing well.`,

@@ -1,6 +1,7 @@
 import { compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
-import { snapshotSchema, type SchemaKeyOrder } from './snapshot.ts'
+import { snapshotSchema, snapshotted, type SchemaKeyOrder } from './snapshot.ts'
+import { sameAnswer } from './same-schema.ts'
 import { DuplicateName, mergeSorted } from './merge.ts'
 import { TOOL_ORDER_REST } from './tool-order.ts'
 import type { ProviderEntry } from './layers.ts'
@@ -12,7 +13,8 @@ class Prepared {
   private nameSet: ReadonlySet<string> | undefined
   private positions: Map<ToolSchema, number> | undefined
 
-  constructor(readonly sorted: readonly ToolSchema[]) {}
+  /** `inOrder`: the snapshots in the provider's order, which the next answer is compared with. */
+  constructor(readonly sorted: readonly ToolSchema[], readonly inOrder: readonly ToolSchema[]) {}
 
   /** The tools' names (built on first use: an assembly without toolOrder never asks). */
   get names(): ReadonlySet<string> {
@@ -41,8 +43,15 @@ function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: Schema
   const prepared = preparedBy[keyOrder]
   const cached = prepared.get(schemas)
   if (cached) return cached
+  // A provider that builds equal schemas anew on every call (a bridge mapping its tools each time): one walk
+  // that compares them with the last canonical snapshots, allocating nothing, instead of copying, sorting and
+  // freezing them again. Any difference takes the full way below.
+  if (previous && keyOrder === 'canonical' && sameAnswer(schemas, previous.inOrder, (schema) => snapshotted(schema, keyOrder))) {
+    if (Object.isFrozen(schemas)) prepared.set(schemas, previous)
+    return previous
+  }
   const snapshots = schemas.map((schema) => snapshotSchema(schema, owner, keyOrder))
-  const sorted = (previous && previous.sorted.length >= INCREMENTAL_MIN && changed(previous, snapshots, owner)) || snapshots.sort(byName)
+  const sorted = (previous && previous.sorted.length >= INCREMENTAL_MIN && changed(previous, snapshots, owner)) || [...snapshots].sort(byName)
   for (let index = 0; index < sorted.length; index++) {
     const { name } = sorted[index]!
     if (name === TOOL_ORDER_REST) {
@@ -50,7 +59,7 @@ function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: Schema
     }
     if (index > 0 && sorted[index - 1]!.name === name) throw duplicate(name, owner)
   }
-  const result = new Prepared(sorted)
+  const result = new Prepared(sorted, snapshots)
   // A frozen input cannot change behind the cache; a mutable one is re-read each time it is returned.
   if (Object.isFrozen(schemas)) prepared.set(schemas, result)
   return result
@@ -119,7 +128,7 @@ export interface Collection {
  * once per array identity, so a provider that hands back the same frozen array pays only the merge.
  */
 export class ToolCollector {
-  private last: { keys: unknown[]; collection: Collection } | undefined
+  private last: { keys: unknown[]; collection: Collection; parts: LastPart[] } | undefined
   /** Each provider's last prepared answer, to follow its next one by changes. */
   private previous = new Map<ProviderEntry, Prepared>()
 
@@ -144,6 +153,11 @@ export class ToolCollector {
     }
     const parts = entries.map(({ entry, result }) => ({ entry, result, prepared: prepare(result.schemas, entry.owner, this.keyOrder, this.previous.get(entry)) }))
     this.previous = new Map(parts.map((part) => [part.entry, part.prepared]))
+    // Every provider answered as last time (each preparation reused): the last collection is still true.
+    if (this.last && sameParts(this.last.parts, parts)) {
+      this.last.keys = keys
+      return this.last.collection
+    }
     let tools: ToolSchema[]
     try {
       tools = mergeSorted(parts.map((part) => part.prepared.sorted))
@@ -166,9 +180,35 @@ export class ToolCollector {
         return new Map(tools.map((tool) => [tool.name, ownerOf(tool.name)]))
       },
     }
-    this.last = { keys, collection }
+    this.last = { keys, collection, parts: parts.map(({ entry, result, prepared }) => ({ entry, prepared, knownNames: copyOf(result.knownNames) })) }
     return collection
   }
+}
+
+interface LastPart {
+  entry: ProviderEntry
+  prepared: Prepared
+  /** A copy of the provider's knownNames (or the frozen list itself), so a change in place is seen. */
+  knownNames: readonly string[] | undefined
+}
+
+const copyOf = (names: readonly string[] | undefined) => !names || Object.isFrozen(names) ? names : [...names]
+
+function sameParts(last: readonly LastPart[], parts: readonly { entry: ProviderEntry; result: ToolProviderResult; prepared: Prepared }[]) {
+  if (last.length !== parts.length) return false
+  for (let index = 0; index < parts.length; index++) {
+    const before = last[index]!
+    const part = parts[index]!
+    if (before.entry !== part.entry || before.prepared !== part.prepared || !sameNames(before.knownNames, part.result.knownNames)) return false
+  }
+  return true
+}
+
+function sameNames(a: readonly string[] | undefined, b: readonly string[] | undefined) {
+  if (a === b) return true
+  if (!a || !b || a.length !== b.length) return false
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false
+  return true
 }
 
 function sameKeys(a: unknown[], b: unknown[]) {

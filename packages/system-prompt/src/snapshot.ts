@@ -91,6 +91,12 @@ function frozenCopy(parameters: object, keyOrder: SchemaKeyOrder): object {
   return keyOrder === 'canonical' ? frozenJsonCopy(canonicalJson(parameters)) : deepFreeze(structuredClone(parameters))
 }
 
+/** True when `schema` went through `snapshotSchema` in `keyOrder` before (as input or as the snapshot issued). */
+export function snapshotted(schema: object, keyOrder: SchemaKeyOrder): boolean {
+  const store = stores[keyOrder]
+  return store.issued.has(schema) || store.snapshots.has(schema)
+}
+
 /** Exactly name, description, parameters in that order: the bytes a snapshot serializes to. */
 function hasSnapshotKeys(schema: object): boolean {
   const keys = Object.keys(schema)
