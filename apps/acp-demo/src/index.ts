@@ -1,6 +1,5 @@
-export { default, apply, name } from './plugin.ts'
-export { Config, spineConfig } from './config.ts'
+export { default, name } from './plugin.ts'
+export { Config } from './config.ts'
 export type { AcpDemoConfig } from './config.ts'
-export { AcpDemo } from './service.ts'
 export { AcpDemoError } from './errors.ts'
 export type { AcpDemoErrorCode } from './errors.ts'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadWithSessions, toolOrderForwardingCases } from 'dsh-agent-spine-demo/testing'
-import AcpDemoApp, { spineConfig, type AcpDemoConfig } from '../src/index.ts'
+import AcpDemoApp, { type AcpDemoConfig } from '../src/index.ts'
+import { spineConfig } from '../src/config.ts'
 
 const load = (config: Record<string, unknown>) => loadWithSessions(AcpDemoApp, config)
 

@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { classifyBreak, fingerprint, type CacheObservation } from 'dsh-cache-break-detector'
 import { joinSections, renderSections as renderPromptSections, type PromptAssembly, type RenderedSection } from 'dsh-system-prompt'
-import { diffPrefixes, renderSections, type PrefixSource } from '../src/index.ts'
+import { diffPrefixes, type PrefixSource } from '../src/index.ts'
+import { renderSections } from '../src/sections.ts'
 
 /** One side of a pair: its tools, its sections, and whether its sections are known (an app file) or not (a session log). */
 interface Side {

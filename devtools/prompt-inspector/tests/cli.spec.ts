@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SETTLE_MS, PromptCliError, parseArgs } from '../src/index.ts'
+import { PromptCliError } from '../src/index.ts'
+import { DEFAULT_SETTLE_MS, parseArgs } from '../src/cli.ts'
 import { runBin, tempDir } from './setup.ts'
 
 describe('dsh-prompt arguments', () => {

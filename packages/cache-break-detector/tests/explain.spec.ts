@@ -2,10 +2,9 @@ import type { ChatMessage, ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GenerateOptions } from 'dsh-llm'
-import {
-  PromptCacheError, checkRules, classifyBreak, explainBreak, fingerprint, layoutOf, predictCacheRead,
-  type CacheMark, type CacheRules, type PrefixLayout, type RuledObservation,
-} from '../src/index.ts'
+import { PromptCacheError, checkRules, classifyBreak, explainBreak, fingerprint, layoutOf, predictCacheRead, type CacheRules } from '../src/index.ts'
+import { type CacheMark, type PrefixLayout } from '../src/layout.ts'
+import { type RuledObservation } from '../src/explain.ts'
 
 const tool = (name: string, description = `${name} tool, described at some length. `.repeat(40)): ToolSchema =>
   ({ name, description, parameters: { type: 'object' } })

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Agent } from 'dsh-agent-loop'
 import { PROFILES, cachePolicy, type ProviderId } from 'dsh-llm'
-import { routeCaching, type PromptCacheBreak } from '../src/index.ts'
+import { type PromptCacheBreak } from '../src/index.ts'
+import { routeCaching } from '../src/route-caching.ts'
 import { ColdWatch } from '../src/cold.ts'
 import { readLog, setup } from './setup.ts'
 

@@ -1,7 +1,7 @@
 import type { GenerateOptions } from 'dsh-llm'
 import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_TOOL_UPDATE_BETA } from '../src/index.ts'
+import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { setup } from './setup.ts'
 

@@ -2,12 +2,11 @@ export { OpenAIProvider, OpenAIProvider as default } from './plugin.ts'
 export { chatWireBody, createOpenAIAdapter } from './adapter.ts'
 export { planChatCaching, promptCacheKey } from './cache-planning.ts'
 export {
-  Config, DEFAULT_CONTEXT_WINDOW, DEFAULT_TOOL_UPDATE_BETA_HEADER, KNOWN_TOOL_UPDATE, PROMPT_CACHE_KEYS, defaultToolUpdate, resolveConfig, type OpenAIConfig,
+  Config, DEFAULT_CONTEXT_WINDOW, KNOWN_TOOL_UPDATE, PROMPT_CACHE_KEYS, type OpenAIConfig,
   type PromptCacheKeyMode,
 } from './config.ts'
-export { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 export {
-  buildChatRequest, type BuiltChatRequest, type ChatRequest, type DashScopeCacheControl, type DashScopeChatParams, type DeepSeekChatParams, type DashScopeMarkedMessage, type DashScopeTextPart, type WireChatTool,
-  type WireToolUpdateBlock,
+  buildChatRequest, type ChatRequest, type DashScopeChatParams, type DeepSeekChatParams,
+  type DashScopeMarkedMessage, type DashScopeTextPart,
 } from './request.ts'
-export { toUsage, usageReaderOf, type UsageReader, type WireUsage } from './usage.ts'
+export { toUsage, usageReaderOf } from './usage.ts'

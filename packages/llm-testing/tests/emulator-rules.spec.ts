@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOOKBACK_BLOCKS, startEmulator } from '../src/emulator/index.ts'
+import { startEmulator } from '../src/emulator/index.ts'
+import { LOOKBACK_BLOCKS } from '../src/emulator/provider-cache.ts'
 
 const MODEL = 'rules-model'
 const open: { close(): Promise<void> }[] = []

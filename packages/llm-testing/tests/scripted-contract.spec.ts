@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { Context } from 'cordis'
 import LlmRuntime from 'dsh-llm'
 import ScriptedLlm from 'dsh-llm-scripted'
-import { adapterContract, type ContractResponse } from '../src/index.ts'
+import { adapterContract } from '../src/index.ts'
+import { type ContractResponse } from '../src/contract.ts'
 
 // The offline scripted model runs the adapter contract here rather than in its own package: this package's
 // cache emulator answers through that model's `echoReply`, so the model's package cannot also depend on this one.

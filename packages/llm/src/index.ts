@@ -1,40 +1,13 @@
-export type {
-  GenerateOptions,
-  LlmAdapter,
-  StopReason,
-  StreamEvent,
-  ToolUpdateMode,
-} from './types.ts'
+export type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
 export { LlmRuntime, type LlmResponseInfo, type LlmRoute } from './runtime.ts'
 export { LlmError, type LlmErrorCode } from './error.ts'
 export { collect, type CollectOptions, type CollectedResponse } from './collect.ts'
 export { addUsage, emptyUsage, normalizeUsage, usageFromDashScope, type DashScopeUsage } from './usage.ts'
 export {
-  PROFILES,
-  PROVIDER_IDS,
-  cachePolicy,
-  defaultCachePolicy,
-  isProviderId,
-  providerOfEndpoint,
-  resolveProfile,
-  toolUpdateRefusal,
-  type CacheFacts,
-  type CacheMechanism,
-  type CacheTtl,
-  type ModelCachePolicy,
-  type ProfileSource,
-  type ProviderId,
-  type ProviderProfile,
+  PROFILES, PROVIDER_IDS, cachePolicy, defaultCachePolicy, isProviderId, providerOfEndpoint,
+  resolveProfile, toolUpdateRefusal, type CacheFacts, type CacheMechanism, type CacheTtl,
+  type ModelCachePolicy, type ProfileSource, type ProviderId, type ProviderProfile,
 } from './profiles/index.ts'
-export {
-  TOOL_UPDATE_MODES,
-  projectToolUpdates,
-  toolNoticeText,
-  type ProjectedMessage,
-  type ProjectionFallback,
-  type ToolDeclaration,
-  type ToolProjection,
-  type ToolUpdateNotice,
-} from './projection.ts'
+export { projectToolUpdates, toolNoticeText, type ProjectedMessage, type ToolDeclaration, type ToolProjection } from './projection.ts'
 export { AdapterPlugin } from './adapter-plugin.ts'
 export { LlmRuntime as default } from './runtime.ts'

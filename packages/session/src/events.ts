@@ -100,9 +100,6 @@ export interface SessionEvent<K extends string = string> {
   readonly data: EventData<K>
 }
 
-/** Any event of a type in `SessionEventMap`, discriminated by `type`. */
-export type KnownSessionEvent = { [K in keyof SessionEventMap]: SessionEvent<K> }[keyof SessionEventMap]
-
 /** Narrows an event to one type. */
 export function isEvent<K extends keyof SessionEventMap>(event: SessionEvent, type: K): event is SessionEvent<K> {
   return event.type === type

@@ -28,8 +28,6 @@ export type PrefixToolCause = 'tool_order' | 'tool_schema' | 'tool_added' | 'too
  */
 export type PrefixSystemCause = 'section_changed' | 'section_added' | 'section_removed' | 'system_changed'
 
-export type PrefixCause = PrefixToolCause | PrefixSystemCause
-
 /** The first difference lies in the tool list. */
 export interface ToolDifference {
   part: 'tools'

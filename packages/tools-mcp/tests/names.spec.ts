@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { PROVIDER_NAME, modelToolName } from '../src/index.ts'
+import { modelToolName } from '../src/index.ts'
+import { PROVIDER_NAME } from '../src/names.ts'
 
 describe('model-facing tool names', () => {
   it('are mcp__<server>__<tool> when both are legal', () => {

@@ -1,28 +1,15 @@
+import { BREAK_REASONS, type PrefixReason } from 'dsh-cache-break-detector'
 import type { ToolSchema } from 'dsh-core'
 
 /**
  * Why a request's prompt tokens were billed without the cache. `new_input` is the ordinary uncached tail
- * (history added since the request before); the others name what made the cache miss more than that.
+ * (history added since the request before); the others name what made the cache miss more than that,
+ * the detector's prefix reasons among them.
  */
-export type UncachedCause =
-  | 'first_request'
-  | 'resume'
-  | 'compaction'
-  | 'ttl_gap'
-  | 'model_changed'
-  | 'tools_order_changed'
-  | 'tools_schema_changed'
-  | 'cache_control_changed'
-  | 'system_changed'
-  | 'likely_provider_ttl_or_eviction'
-  | 'header_change'
-  | 'new_input'
+export type UncachedCause = 'first_request' | 'resume' | 'compaction' | 'ttl_gap' | PrefixReason | 'header_change' | 'new_input'
 
 /** Causes in the order the summary lists them. */
-export const UNCACHED_CAUSES: readonly UncachedCause[] = [
-  'first_request', 'resume', 'compaction', 'ttl_gap', 'model_changed', 'tools_order_changed', 'tools_schema_changed',
-  'cache_control_changed', 'system_changed', 'likely_provider_ttl_or_eviction', 'header_change', 'new_input',
-]
+export const UNCACHED_CAUSES: readonly UncachedCause[] = ['first_request', 'resume', 'compaction', 'ttl_gap', ...BREAK_REASONS, 'header_change', 'new_input']
 
 /** One distinct request header of the session; requests point at it by index, so repeats cost nothing. */
 export interface ViewHeader {

@@ -1,9 +1,8 @@
+import { BREAK_REASONS } from 'dsh-cache-break-detector'
 import { UNCACHED_CAUSES, type UncachedCause, type ViewBreak, type ViewSummary, type ViewTtl, type ViewUsage } from './model.ts'
 import type { Timeline } from './timeline.ts'
 
-const DETECTOR_REASONS = new Set<string>([
-  'model_changed', 'tools_order_changed', 'tools_schema_changed', 'cache_control_changed', 'system_changed', 'likely_provider_ttl_or_eviction',
-])
+const DETECTOR_REASONS = new Set<string>(BREAK_REASONS)
 
 /**
  * Decides each request's uncached cause, first match wins: the first request; a resume; the first request

@@ -3,8 +3,8 @@
  * DeepSeek's route and Messages on 127.0.0.1, answering like `scripted-echo` and reporting the cached prefix
  * tokens of each request in its usage (see `startEmulator`).
  */
-export { ROUTES, startEmulator, type EmulatorOptions, type LedgerEntry } from './emulator.ts'
-export { LOOKBACK_BLOCKS, MAX_MARKS, providerCache, type CacheOutcome, type EmulatedProfile, type ProviderCache } from './provider-cache.ts'
+export { ROUTES, startEmulator, type LedgerEntry } from './emulator.ts'
+export { MAX_MARKS, providerCache } from './provider-cache.ts'
 export { CHARS_PER_TOKEN, TOKENS_PER_BLOCK } from './prefix-store.ts'
-export { emulatedAppFile, type EmulatedApp } from './emulated-app.ts'
+export { emulatedAppFile } from './emulated-app.ts'
 export type { Wire } from './ideal.ts'

@@ -1,2 +1,2 @@
-export { findPgBin, startTestCluster, type TestCluster } from './cluster.ts'
+export { findPgBin, startTestCluster } from './cluster.ts'
 export { storedEvents, throwawaySchema } from './schema.ts'

@@ -1,1 +1,1 @@
-export { contractTurn, storeContract, type OpenedStore, type StoreContractHarness, type StoreSpace } from './contract.ts'
+export { contractTurn, storeContract } from './contract.ts'
