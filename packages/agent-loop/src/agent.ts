@@ -21,6 +21,10 @@ export class Agent {
   /** The last request handed to the model, exactly as dispatched (deep-frozen). */
   lastRequest: Readonly<GenerateOptions> | undefined
   private turns = 0
+  /** True once the session holds something in its store (it was loaded, or a turn was flushed). */
+  private stored = false
+  /** The last error a turn reported: a session failure it carried is not reported again on reopen. */
+  private reported: string | undefined
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
   private current!: Session
@@ -68,6 +72,7 @@ export class Agent {
   private attach(session: Session, interrupted: string): void {
     const { settings } = this
     this.current = session
+    this.stored = session.resumed
     this.snapshots = new ContextSnapshots(session)
     this.permissions = new PermissionGate(settings.permissions, session, (name) => this.tools.get(name, { agentId: this.id })?.annotations)
     this.headers = new HeaderLog(session)
@@ -88,14 +93,19 @@ export class Agent {
    * its cut-off turn closed. A store that still cannot serve it fails this turn with its own error.
    */
   private async recover(): Promise<void> {
-    const failed = await this.current.flushed().then(() => false, (error) => (error as { code?: unknown }).code === 'WRITE_FAILED')
-    if (!failed) return
+    const failure = await this.current.flushed().then(() => undefined, (error: unknown) => error)
+    if ((failure as { code?: unknown } | undefined)?.code !== 'WRITE_FAILED') return
     const id = this.current.id
-    // the failed session's writer lets its file or connection go; its failure was reported already
+    // the failed session's writer lets its file or connection go
     if (this.sessions.get(id) === this.current) await this.sessions.close(id).catch(() => {})
-    const session = await this.sessions.open(id)
+    // a session that never reached its store (its first write failed) starts there afresh
+    const session = this.stored ? await this.sessions.open(id) : await this.sessions.openOrCreate(id)
+    // a failure no turn reported (a connection lost while idle, a write between turns) is told once, now
+    const message = messageOf(failure)
+    const told = this.reported?.includes(message)
+    this.reported = undefined
     this.attach(session, 'the turn ended when its session store failed; its end was not recorded')
-    this.logger.info(`session "${id}" reopened from ${this.sessions.location} after a failed write`)
+    if (!told) this.logger.info(`session "${id}" reopened from ${this.sessions.location} after a failure: ${message}`)
   }
 
   get model(): string {
@@ -200,6 +210,7 @@ export class Agent {
   /** The turn a session that cannot be reopened refuses: nothing is logged, the caller hears why. */
   private refused(message: string, { onUpdate }: PromptOptions): TurnResult {
     const turn = this.turns + 1
+    this.reported = message
     this.emit('agent/error', this, { turn, message })
     const update = { type: 'turn-end', turn, reason: 'error', error: message } as const
     try {
@@ -283,6 +294,7 @@ export class Agent {
       if (openStep) this.session.append('step/end', { turn, step: openStep })
       this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
       await this.session.flushed()
+      this.stored = true
     } catch (error) {
       // The log refused a write (its file is gone, the disk is full): the turn is not on disk, and that is
       // the failure the caller must hear about, as a result like any other, not as a rejection.
@@ -290,6 +302,7 @@ export class Agent {
       result.error = messageOf(error)
     }
     if (result.reason === 'error' || result.reason === 'step_limit') {
+      this.reported = result.error
       this.emit('agent/error', this, { turn, message: result.error! })
     }
     notify({ type: 'turn-end', turn, reason: result.reason, ...(result.error ? { error: result.error } : {}) })
