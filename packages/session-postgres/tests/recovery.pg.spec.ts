@@ -21,7 +21,7 @@ describe('a running process and a database that goes away', () => {
     const output = new Promise<string>((resolve) => { release = resolve })
     await ctx.plugin({ name: 'gate', inject: ['tools'], apply: (ctx: Context) => {
       ctx.tools.register({ name: 'slow', description: 'waits', parameters: { type: 'object' }, execute: () => { started(); return output } })
-    } } as never)
+    } } as never, {} as never)
     await ctx.plugin(AgentSpine, { sessionStore: 'external' } as never)
     const agent = await ctx.agentLoop.createAgent({ id: 'a1' })
     expect((await agent.prompt('hi')).reason).toBe('done')
