@@ -21,8 +21,6 @@ export class Agent {
   /** The last request handed to the model, exactly as dispatched (deep-frozen). */
   lastRequest: Readonly<GenerateOptions> | undefined
   private turns = 0
-  /** True once the session holds something in its store (it was loaded, or a turn was flushed). */
-  private stored = false
   /** The last error a turn reported: a session failure it carried is not reported again on reopen. */
   private reported: string | undefined
   private controller: AbortController | undefined
@@ -72,7 +70,6 @@ export class Agent {
   private attach(session: Session, interrupted: string): void {
     const { settings } = this
     this.current = session
-    this.stored = session.resumed
     this.snapshots = new ContextSnapshots(session)
     this.permissions = new PermissionGate(settings.permissions, session, (name) => this.tools.get(name, { agentId: this.id })?.annotations)
     this.headers = new HeaderLog(session)
@@ -96,10 +93,11 @@ export class Agent {
     const failure = await this.current.flushed().then(() => undefined, (error: unknown) => error)
     if ((failure as { code?: unknown } | undefined)?.code !== 'WRITE_FAILED') return
     const id = this.current.id
+    const stored = this.current.stored
     // the failed session's writer lets its file or connection go
     if (this.sessions.get(id) === this.current) await this.sessions.close(id).catch(() => {})
     // a session that never reached its store (its first write failed) starts there afresh
-    const session = this.stored ? await this.sessions.open(id) : await this.sessions.openOrCreate(id)
+    const session = stored ? await this.sessions.open(id) : await this.sessions.openOrCreate(id)
     // a failure no turn reported (a connection lost while idle, a write between turns) is told once, now
     const message = messageOf(failure)
     const told = this.reported?.includes(message)
@@ -294,7 +292,6 @@ export class Agent {
       if (openStep) this.session.append('step/end', { turn, step: openStep })
       this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
       await this.session.flushed()
-      this.stored = true
     } catch (error) {
       // The log refused a write (its file is gone, the disk is full): the turn is not on disk, and that is
       // the failure the caller must hear about, as a result like any other, not as a rejection.
