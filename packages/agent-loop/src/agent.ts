@@ -21,6 +21,8 @@ export class Agent {
   /** The last request handed to the model, exactly as dispatched (deep-frozen). */
   lastRequest: Readonly<GenerateOptions> | undefined
   private turns = 0
+  /** The last error a turn reported: a session failure it carried is not reported again on reopen. */
+  private reported: string | undefined
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
   private current!: Session
@@ -88,14 +90,20 @@ export class Agent {
    * its cut-off turn closed. A store that still cannot serve it fails this turn with its own error.
    */
   private async recover(): Promise<void> {
-    const failed = await this.current.flushed().then(() => false, (error) => (error as { code?: unknown }).code === 'WRITE_FAILED')
-    if (!failed) return
+    const failure = await this.current.flushed().then(() => undefined, (error: unknown) => error)
+    if ((failure as { code?: unknown } | undefined)?.code !== 'WRITE_FAILED') return
     const id = this.current.id
-    // the failed session's writer lets its file or connection go; its failure was reported already
+    const stored = this.current.stored
+    // the failed session's writer lets its file or connection go
     if (this.sessions.get(id) === this.current) await this.sessions.close(id).catch(() => {})
-    const session = await this.sessions.open(id)
+    // a session that never reached its store (its first write failed) starts there afresh
+    const session = stored ? await this.sessions.open(id) : await this.sessions.openOrCreate(id)
+    // a failure no turn reported (a connection lost while idle, a write between turns) is told once, now
+    const message = messageOf(failure)
+    const told = this.reported?.includes(message)
+    this.reported = undefined
     this.attach(session, 'the turn ended when its session store failed; its end was not recorded')
-    this.logger.info(`session "${id}" reopened from ${this.sessions.location} after a failed write`)
+    if (!told) this.logger.info(`session "${id}" reopened from ${this.sessions.location} after a failure: ${message}`)
   }
 
   get model(): string {
@@ -200,6 +208,7 @@ export class Agent {
   /** The turn a session that cannot be reopened refuses: nothing is logged, the caller hears why. */
   private refused(message: string, { onUpdate }: PromptOptions): TurnResult {
     const turn = this.turns + 1
+    this.reported = message
     this.emit('agent/error', this, { turn, message })
     const update = { type: 'turn-end', turn, reason: 'error', error: message } as const
     try {
@@ -290,6 +299,7 @@ export class Agent {
       result.error = messageOf(error)
     }
     if (result.reason === 'error' || result.reason === 'step_limit') {
+      this.reported = result.error
       this.emit('agent/error', this, { turn, message: result.error! })
     }
     notify({ type: 'turn-end', turn, reason: result.reason, ...(result.error ? { error: result.error } : {}) })

@@ -81,27 +81,36 @@ export class Compactor {
   constructor(private readonly session: Session, private readonly options: CompactorOptions) {}
 
   /**
-   * Compacts before the step when `request` (what the log would dispatch now) carrying `header`, the
-   * step's assembled one, passes `compactAt` of the route's window. The compaction request carries the
-   * last logged header: the step's own when it is unchanged, else the one the provider has cached. A
-   * failed compaction lets the step go on while the request still fits; otherwise the turn fails with
-   * one line, and the next turn tries again.
+   * Measures the step's request against the route's window and compacts first when it passes `compactAt`.
+   * `request` is what the log would dispatch now (undefined before the session's first request: then the
+   * assembled `header` and the logged messages are measured, and there is nothing to compact). The
+   * compaction request carries the last logged header: the step's own when it is unchanged, else the one
+   * the provider has cached. A request that passes the window fails the turn with one line — when there
+   * is nothing to compact, when compaction fails, and when even the compacted request is too big — and the
+   * next turn tries again; a failed compaction of a request that still fits lets the step go on.
    */
   async fit(turn: Turn, route: LlmRoute, header: RequestHeader, request: PendingRequest | undefined, throughSeq: number): Promise<void> {
-    if (!request) return
     const window = route.contextWindow()
     if (window === undefined) return
-    const logged = this.session.requestHeader()!.data.header
-    const changed = !this.options.headers.same(logged, header)
+    const logged = this.session.requestHeader()?.data.header
+    const changed = !logged || !this.options.headers.same(logged, header)
     // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
-    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request.messages }, changed)
+    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request?.messages ?? this.session.messages() }, changed)
     if (fill < this.options.compactAt * window) return
-    const outcome = await this.run(turn, route, 'auto', throughSeq, request)
-    if (outcome.ok) return
-    if (fill > window) {
-      throw new AgentLoopError('CONTEXT_FULL', `the next request needs about ${fill} tokens, more than the ${window}-token context window `
-        + `of "${header.model}", and compaction failed: ${outcome.error}`)
+    const tooBig = (tokens: number, why: string) => new AgentLoopError('CONTEXT_FULL',
+      `the next request needs about ${tokens} tokens, more than the ${window}-token context window of "${header.model}", ${why}`)
+    if (!request) {
+      if (fill > window) throw tooBig(fill, 'and there is no earlier history to compact')
+      return
     }
+    const outcome = await this.run(turn, route, 'auto', throughSeq, request)
+    if (outcome.ok) {
+      // the step's own header with the summary in place of the history: what the step will send
+      const compacted = estimateFill(this.session, { ...header, messages: this.session.messages() }, true)
+      if (compacted > window) throw tooBig(compacted, 'even with the history compacted')
+      return
+    }
+    if (fill > window) throw tooBig(fill, `and compaction failed: ${outcome.error}`)
     this.options.warn(`compaction at ${fill} of ${window} tokens failed, the step goes on: ${outcome.error}`)
   }
 

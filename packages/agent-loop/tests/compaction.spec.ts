@@ -186,3 +186,34 @@ describe('compact() on demand', () => {
     await running
   })
 })
+
+describe('the context window is enforced', () => {
+  const balanced = (events: readonly SessionEvent[]) => {
+    const count = (type: string) => events.filter((event) => event.type === type).length
+    expect(count('turn/end')).toBe(count('turn/start'))
+    expect(count('step/end')).toBe(count('step/start'))
+  }
+
+  it('measures the first request of a session: one too big for the window fails the turn before any model call', async () => {
+    const { agent, requests } = await small(10)
+    const result = await agent.prompt('hello')
+    expect(result.reason).toBe('error')
+    expect(result.error).toMatch(/^the next request needs about \d+ tokens, more than the 10-token context window of "scripted-echo", and there is no earlier history to compact$/)
+    expect(requests).toHaveLength(0)
+    expect(types(agent.session.events())).toEqual(['turn/start', 'user/message', 'step/start', 'step/end', 'turn/end'])
+    expect(agent.session.requestHeader()).toBeUndefined()
+  })
+
+  it('fails a turn whose request still passes the window after a successful compaction, and sends nothing more', async () => {
+    const { agent, requests } = await small(700, { script: { responses: [{ text: 'ok' }, { text: 'a long summary. '.repeat(400) }, { text: 'never sent' }] } })
+    expect((await agent.prompt('hello')).reason).toBe('done')
+    const result = await agent.prompt('y'.repeat(1200))
+    expect(compactions(agent.session.events())).toHaveLength(1)
+    expect(result.reason).toBe('error')
+    expect(result.error).toMatch(/^the next request needs about \d+ tokens, more than the 700-token context window of "scripted-echo", even with the history compacted$/)
+    expect(Number(/about (\d+) tokens/.exec(result.error!)![1])).toBeGreaterThan(1600)
+    expect(requests).toHaveLength(2)
+    expect(isCompaction(requests[1]!)).toBe(true)
+    balanced(agent.session.events())
+  })
+})

@@ -44,7 +44,9 @@ export class PgSessionStore extends SessionStoreBase {
       schema: this.schema,
       applicationName: config.applicationName,
       connectTimeoutMs: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      onFailure: (error) => this.logger.error(error.message),
+      // Not logged here: the failure reaches whoever appends or flushes next (the loop ends the turn with it, or,
+      // for a connection lost while idle, warns once as it reopens the session), so a user reads it once.
+      onFailure: (error) => this.logger.debug(error.message),
     }
     this.pool = new pg.Pool({
       connectionString: this.target.url,
@@ -52,7 +54,8 @@ export class PgSessionStore extends SessionStoreBase {
       application_name: config.applicationName,
       connectionTimeoutMillis: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     })
-    this.pool.on('error', (error) => this.logger.warn(pgFailure(error, this.target, 'idling in the pool', 'READ_FAILED').message))
+    // the pool drops a connection that died while idle and connects anew when asked: nothing for a user to do
+    this.pool.on('error', (error) => this.logger.debug(pgFailure(error, this.target, 'idling in the pool', 'READ_FAILED').message))
     ctx.effect(() => () => {
       this.stopped.abort()
       return this.shutdown()

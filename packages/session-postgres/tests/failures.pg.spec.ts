@@ -107,20 +107,29 @@ describe('schema versions', () => {
 })
 
 describe('with the agent loop', () => {
-  it('ends a turn that cannot be persisted with an error naming the store, and keeps serving', async () => {
+  it('a connection killed while idle: the next turn reopens the session, says so in one info line, and works', async () => {
     const schema = freshSchema()
     const { ctx } = await startStore({ schema, applicationName: 'dsh-loop-writer' })
+    const lines: string[] = []
+    ctx.logger.exporter({ export: (message) => { lines.push(`[${message.type}] ${message.name}: ${message.args.join(' ')}`) } })
     await ctx.plugin(AgentSpine, { sessionStore: 'external' } as never)
     const agent = await ctx.agentLoop.createAgent({ id: 'a1' })
     expect((await agent.prompt('hi')).reason).toBe('done')
     await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dsh-loop-writer' AND pid <> pg_backend_pid()`)
-    await new Promise(resolve => setTimeout(resolve, 100))
-    const failed = await agent.prompt('again')
-    expect(failed.reason).toBe('error')
-    expect(failed.error).toMatch(/^session store postgresql: cannot persist session "a1": lost the connection/)
+    // the idle writer hears of it (its connection's 'error'), so the next turn finds the session failed
+    const failed = agent.session
+    await expect.poll(() => failed.flushed().then(() => 'ok', (error: { code?: string }) => error.code)).toBe('WRITE_FAILED')
+    const next = await agent.prompt('again')
+    expect(next).toMatchObject({ reason: 'done', turn: 2, text: 'echo: again' })
+    expect(agent.session).not.toBe(failed)
+    const told = lines.filter((line) => !line.startsWith('[debug]') && line.includes('a1'))
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatch(/^\[info\] agent-loop: session "a1" reopened from PostgreSQL at postgres:\/\/dsh_test@127\.0\.0\.1:\d+\/postgres, schema "t_[0-9a-f]+" after a failure: session store postgresql: cannot persist session "a1": lost the connection/)
     const fresh = await ctx.agentLoop.createAgent({ id: 'a2' })
     expect(await fresh.prompt('still here')).toMatchObject({ reason: 'done', text: 'echo: still here' })
-    const { rows } = await sql(`SELECT count(*)::int AS n FROM "${schema}".events WHERE session_id = 'a2'`)
-    expect(rows[0].n).toBe(fresh.session.lastSeq)
+    for (const id of ['a1', 'a2']) {
+      const { rows } = await sql(`SELECT count(*)::int AS n FROM "${schema}".events WHERE session_id = $1`, [id])
+      expect(rows[0].n).toBe(ctx.agentLoop.agent(id).session.lastSeq)
+    }
   })
 })

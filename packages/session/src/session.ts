@@ -13,6 +13,8 @@ export interface EventSink {
   write(line: string): void
   /** Resolves once every line written so far is durable. */
   flushed(): Promise<void>
+  /** How many lines reached the storage (written, if not yet durable); absent for sinks that do not count. */
+  readonly writtenCount?: number
 }
 
 export interface SessionOptions {
@@ -55,6 +57,14 @@ export class Session {
   constructor(readonly id: string, options: SessionOptions = {}) {
     this.resumed = options.resumed ?? false
     this.sink = options.sink
+  }
+
+  /**
+   * True when the storage holds something of this session: it was loaded, or a line of it reached its sink.
+   * A session whose first write failed has none (a store may start it afresh).
+   */
+  get stored(): boolean {
+    return this.resumed || (this.sink?.writtenCount ?? 0) > 0
   }
 
   /** Seq of the last event, 0 when empty. */

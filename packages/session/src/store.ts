@@ -115,7 +115,8 @@ export class SessionStore extends SessionStoreBase {
     const writer = new JsonlWriter(path, {
       sessionId: id,
       lockPath: join(this.root, id + LOCK_SUFFIX),
-      onFailure: error => this.logger.error(error),
+      // the failure reaches whoever appends or flushes next (the loop ends the turn with it): not logged twice
+      onFailure: error => this.logger.debug(error.message),
       durability: this.durability,
       fresh,
     })

@@ -28,6 +28,11 @@ export abstract class WriteQueue implements EventSink {
     return this.written
   }
 
+  /** `writtenLines`, for the session (`Session.stored`). */
+  get writtenCount(): number {
+    return this.written
+  }
+
   /** Resolves with the number of lines queued so far once they are all written; throws the failure. */
   protected async allWritten(): Promise<number> {
     const target = this.queued
