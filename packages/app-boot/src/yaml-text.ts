@@ -1,4 +1,5 @@
 import { LineCounter, YAMLError, isScalar, parseDocument, visit } from 'yaml'
+import { invalidUtf8Offset } from 'dsh-core'
 import { BootError } from './errors.ts'
 
 /** How many alias expansions one app file may make; the YAML library's default. */
@@ -12,23 +13,13 @@ const PROTOTYPE_KEY = '__proto__'
  * UTF-8 is an error naming its byte offset and line (instead of a silent U+FFFD in a value).
  */
 export function decodeAppFile(bytes: Uint8Array, shown: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    const offset = firstInvalidByte(bytes)
-    let line = 1
-    for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++
-    const hex = Array.from(bytes.subarray(offset, offset + 4), (byte) => byte.toString(16).padStart(2, '0')).join(' ')
-    throw new BootError('INVALID_ENCODING', `${shown}: not valid UTF-8 at byte offset ${offset} (line ${line}, bytes ${hex}); save the file as UTF-8`)
-  }
-}
-
-/** Where the text stops being UTF-8: the valid prefix re-encodes to the same bytes, the first invalid sequence does not. */
-function firstInvalidByte(bytes: Uint8Array): number {
-  const again = Buffer.from(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), 'utf8')
-  let index = 0
-  while (index < bytes.length && bytes[index] === again[index]) index++
-  return index
+  const offset = invalidUtf8Offset(bytes)
+  // TextDecoder drops a leading BOM (Buffer#toString would keep it as U+FEFF)
+  if (offset === undefined) return new TextDecoder('utf-8').decode(bytes)
+  let line = 1
+  for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++
+  const hex = Array.from(bytes.subarray(offset, offset + 4), (byte) => byte.toString(16).padStart(2, '0')).join(' ')
+  throw new BootError('INVALID_ENCODING', `${shown}: not valid UTF-8 at byte offset ${offset} (line ${line}, bytes ${hex}); save the file as UTF-8`)
 }
 
 function position(counter: LineCounter, offset: number): string {
