@@ -1,11 +1,10 @@
-import { forwardConfig, type ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS as MAX_TIMEOUT_MS, forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import { Config as SpineSchema, type SpineConfig } from 'dsh-agent-spine-demo'
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS } from 'dsh-tools-mcp'
 import { DEFAULT_PAGE_SIZE } from './session-list.ts'
 
 /** The largest delay `setTimeout` honours. */
-const MAX_TIMEOUT_MS = 2_147_483_647
 
 /** The app's Config: the spine's keys (forwarded to the spine) plus how the agent presents itself. */
 export interface AcpDemoConfig extends SpineConfig {

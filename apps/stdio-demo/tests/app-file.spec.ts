@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { run, writeApp } from './setup.ts'
 
@@ -15,11 +16,49 @@ describe('hostile app files, through the executable', () => {
     expect(result.stderr).toBe(`${file}: YAML aliases expand to more than 100 nodes; refusing the file (Excessive alias count indicates a resource exhaustion attack)\n`)
   })
 
-  it('does not let a "__proto__" key switch off the unknown-key check', async () => {
+  it('refuses a "__proto__" key, which would switch off the unknown-key check, in one line naming the line', async () => {
     const { file } = await writeApp('- id: app\n  name: dsh-stdio-demo\n  config:\n    persistenceRoot: ./sessions\n    __proto__: { model: x }\n    modle: scripted-echo\n')
     const result = await run([file], 'hello\n')
     expect(result).toMatchObject({ code: 1, stdout: '' })
-    expect(result.stderr).toMatch(/^.*app\.yml: entry "app" \(dsh-stdio-demo\): invalid config: unknown key \$\.__proto__; valid keys: .*\n$/)
+    expect(result.stderr).toBe(`${file}: line 5, column 5: key "__proto__" is refused: JavaScript takes it as an object's prototype, not as data `
+      + '(a map would lose the entry or change its defaults); rename it\n')
+  })
+
+  it('refuses a "__proto__" MCP server name instead of silently dropping that server', async () => {
+    const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }',
+      '- id: mcp',
+      '  name: dsh-tools-mcp',
+      '  config:',
+      '    servers:',
+      '      __proto__: { command: node, args: [-e, ""] }',
+    ].join('\n') + '\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toMatch(/^.*app\.yml: line 6, column 7: key "__proto__" is refused: .*; rename it\n$/)
+  })
+
+  it('reads an app file that starts with a UTF-8 byte order mark', async () => {
+    const { file } = await writeApp('\uFEFF- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 0, stdout: 'echo: hello\n' })
+  })
+
+  it('refuses an app file that is not UTF-8, naming the byte offset and the line', async () => {
+    const { file } = await writeApp('')
+    const head = Buffer.from('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, persona: "Caf')
+    await writeFile(file, Buffer.concat([head, Buffer.from([0xe9]), Buffer.from('" } }\n')]))
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: not valid UTF-8 at byte offset ${head.length} (line 1, bytes e9 22 20 7d); save the file as UTF-8\n`)
+  })
+
+  it('refuses an unknown YAML tag, naming it and the line', async () => {
+    const { file } = await writeApp('- id: app\n  name: dsh-stdio-demo\n  config:\n    persistenceRoot: ./sessions\n    persona: !include persona.md\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: line 5, column 14: unknown YAML tag "!include"; app files take plain values `
+      + '(tags of the YAML core schema only: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)\n')
   })
 
   it('fails the boot when the API-key variable of a model entry is unset, naming the variable and the entry', async () => {

@@ -86,6 +86,21 @@ describe('session files a user did not write through DSH', () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/^\S*app\.yml: entry "app" \(dsh-stdio-demo\): cannot open a session \(persistenceRoot "\S+sessions"\): \S*broken\.jsonl, line 1: [^\n]+\n$/)
   })
+
+  it('a log with bytes that are not UTF-8 is listed as broken naming the byte offset, and is left as it is', async () => {
+    const { file, sessions, id } = await withSession('café question')
+    const path = join(sessions, `${id}.jsonl`)
+    const utf8 = await readFile(path)
+    const at = utf8.indexOf(Buffer.from('é'))
+    // what an editor saving as Latin-1 makes of it
+    const latin1 = Buffer.concat([utf8.subarray(0, at), Buffer.from([0xe9]), utf8.subarray(at + 2)])
+    await writeFile(path, latin1)
+    const listed = await run([file, '--sessions'], '')
+    expect(listed).toMatchObject({ code: 0, stderr: '' })
+    const line = utf8.subarray(0, at).toString().split('\n').length
+    expect(listed.stdout).toBe(`${id}  broken: ${path}, line ${line}: not valid UTF-8 at byte offset ${at}; the log cannot be opened\n`)
+    expect(await readFile(path)).toEqual(latin1)
+  })
 })
 
 describe('one writer per JSONL session', () => {

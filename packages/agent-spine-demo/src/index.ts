@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { forwardConfig, type ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 import AgentLoop, { type AgentLoopConfig } from 'dsh-agent-loop'
 import LlmRuntime from 'dsh-llm'
@@ -26,7 +26,7 @@ export const Config: Schema<ConfigInput<SpineConfig>, SpineConfig> = Schema.inte
   AgentLoop.Config,
   SessionStore.Config,
   Schema.object({
-    toolTimeoutMs: Schema.natural().min(1).default(30_000).description('Default time limit of one tool call, in milliseconds.'),
+    toolTimeoutMs: Schema.natural().min(1).max(MAX_TIMER_MS).default(30_000).description('Default time limit of one tool call, in milliseconds.'),
     scripted: Schema.boolean().default(true).description('Serve the offline scripted model scripted-echo.'),
     sessionStore: Schema.union(['jsonl', 'external']).default('jsonl')
       .description('jsonl: sessions in JSONL files (persistenceRoot); external: another entry of the app file provides them.'),

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path'
-import { YAMLError, parse } from 'yaml'
 import { BootError, showValue } from './errors.ts'
 import { resolveConfigPaths, resolvePluginName } from './relative-paths.ts'
+import { decodeAppFile, parseYaml } from './yaml-text.ts'
+
+export { MAX_ALIASES } from './yaml-text.ts'
 
 /** One loader entry of an app file, after validation and relative-path resolution. */
 export interface AppEntry {
@@ -16,23 +18,6 @@ export interface AppEntry {
 }
 
 const ENTRY_KEYS = ['id', 'name', 'config', 'disabled']
-
-/** How many alias expansions one app file may make; the YAML library's default. */
-export const MAX_ALIASES = 100
-
-function describeYamlError(error: unknown): string {
-  if (error instanceof YAMLError) {
-    const at = error.linePos?.[0]
-    const where = at ? ` at line ${at.line}, column ${at.col}` : ''
-    const reason = error.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '')
-    return `YAML syntax error${where}: ${reason}`
-  }
-  // the library throws a plain ReferenceError when aliases expand past maxAliasCount
-  if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-    return `YAML aliases expand to more than ${MAX_ALIASES} nodes; refusing the file (${error.message})`
-  }
-  throw error
-}
 
 /** The file as error messages show it: relative to the working directory when it lies below it. */
 export function displayPath(file: string): string {
@@ -48,27 +33,22 @@ export function displayPath(file: string): string {
  */
 export async function loadAppFile(file: string): Promise<AppEntry[]> {
   const shown = displayPath(file)
-  let text: string
+  let bytes: Uint8Array
   try {
-    text = await readFile(file, 'utf8')
+    bytes = await readFile(file)
   } catch (error) {
     throw new BootError('APP_FILE_UNREADABLE', `${shown}: cannot read app file: ${(error as Error).message}`)
   }
-  return parseAppFile(text, file)
+  return parseAppFile(decodeAppFile(bytes, shown), file)
 }
 
 /** Parses and validates the text of an app file; `file` is used for messages and relative paths. */
 export function parseAppFile(text: string, file: string): AppEntry[] {
   const shown = displayPath(file)
-  let document: unknown
-  try {
-    // an app file needs few aliases; a bound stops an alias bomb before it expands (448 bytes, 741 MB)
-    document = parse(text, { maxAliasCount: MAX_ALIASES })
-  } catch (error) {
-    throw new BootError('YAML_SYNTAX', `${shown}: ${describeYamlError(error)}`)
-  }
+  // an app file needs few aliases; a bound stops an alias bomb before it expands (448 bytes, 741 MB)
+  const document = parseYaml(text, shown)
   if (!Array.isArray(document)) {
-    const empty = document == null && !/[^\s]/.test(text.replace(/#.*$/gm, ''))
+    const empty = document == null && !/[^\s\uFEFF]/.test(text.replace(/#.*$/gm, ''))
     const got = empty ? 'an empty file' : showValue(document)
     throw new BootError('NOT_A_LIST', `${shown}: expected a list of entries { id, name, config?, disabled? } at the top level, got ${got}`)
   }

@@ -3,7 +3,9 @@ import { CodedError } from 'dsh-core'
 /** Every way booting an app file can fail; tests and callers switch on `code`. */
 export type BootErrorCode =
   | 'APP_FILE_UNREADABLE'
+  | 'INVALID_ENCODING'
   | 'YAML_SYNTAX'
+  | 'FORBIDDEN_KEY'
   | 'NOT_A_LIST'
   | 'INVALID_ENTRY'
   | 'DUPLICATE_ID'

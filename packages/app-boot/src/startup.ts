@@ -1,6 +1,7 @@
 import type { Context, Fiber } from 'cordis'
 import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
+import { MAX_TIMER_MS } from 'dsh-core'
 import { BootError, showValue } from './errors.ts'
 import type { PendingEntry } from './readiness.ts'
 
@@ -13,13 +14,14 @@ const PENDING = 0
 
 /** The startup timeout from the boot option, else the environment, else the default; a bad value is a BootError. */
 export function startupTimeoutMs(option: number | undefined, env = process.env[STARTUP_TIMEOUT_ENV]): number {
+  const expected = `expected a whole number of milliseconds from 0 to ${MAX_TIMER_MS} (a Node timer fires a longer one at once), e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`
   if (option !== undefined) {
-    if (Number.isInteger(option) && option >= 0) return option
-    throw new BootError('INVALID_OPTION', `invalid startupTimeoutMs ${showValue(option)}; expected a whole number of milliseconds ≥ 0, e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`)
+    if (Number.isInteger(option) && option >= 0 && option <= MAX_TIMER_MS) return option
+    throw new BootError('INVALID_OPTION', `invalid startupTimeoutMs ${showValue(option)}; ${expected}`)
   }
   if (env === undefined || env === '') return DEFAULT_STARTUP_TIMEOUT_MS
-  if (/^\d+$/.test(env.trim())) return Number(env.trim())
-  throw new BootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${showValue(env)}; expected a whole number of milliseconds ≥ 0, e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`)
+  if (/^\d+$/.test(env.trim()) && Number(env.trim()) <= MAX_TIMER_MS) return Number(env.trim())
+  throw new BootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${showValue(env)}; ${expected}`)
 }
 
 /**

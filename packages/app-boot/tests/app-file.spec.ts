@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -115,12 +115,59 @@ describe('loadAppFile', () => {
     expect((await loadAppFile(file))[0]!.config).toEqual({ one: [1, 2], two: [1, 2] })
   })
 
-  it('keeps a "__proto__" key of a config as data: the prototype stays, the key is listed', async () => {
-    const { file } = await writeApp('- id: a\n  name: x\n  config:\n    __proto__: { polluted: true }\n    modle: m\n')
-    const [entry] = await loadAppFile(file)
-    expect(Object.getPrototypeOf(entry!.config)).toBe(Object.prototype)
-    expect(Object.keys(entry!.config)).toEqual(['__proto__', 'modle'])
+  it.each([
+    ['in a config', '- id: a\n  name: x\n  config:\n    __proto__: { polluted: true }\n    modle: m\n', 'line 4, column 5'],
+    ['as a map key (an MCP server name)', '- id: a\n  name: x\n  config:\n    servers:\n      one: { command: a }\n      "__proto__": { command: b }\n', 'line 6, column 7'],
+    ['in a flow mapping (tool parameters)', '- { id: a, name: x, config: { parameters: { type: object, __proto__: { x: 1 } } } }\n', 'line 1, column 59'],
+    ['as an entry key', '- { id: a, name: x, __proto__: {} }\n', 'line 1, column 21'],
+  ])('refuses a "__proto__" key %s in one line naming the file and the line', async (_, text, at) => {
+    const { file } = await writeApp(text)
+    const error = await rejection(loadAppFile(file))
+    expect(error.code).toBe('FORBIDDEN_KEY')
+    expect(error.message).toBe(`${file}: ${at}: key "__proto__" is refused: JavaScript takes it as an object's prototype, not as data `
+      + '(a map would lose the entry or change its defaults); rename it')
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('keeps "constructor" and "prototype" keys as plain own keys', async () => {
+    const { file } = await writeApp('- id: a\n  name: x\n  config: { servers: { constructor: { command: a }, prototype: { command: b } } }\n')
+    const servers = (await loadAppFile(file))[0]!.config.servers as Record<string, unknown>
+    expect(Object.keys(servers)).toEqual(['constructor', 'prototype'])
+    expect(Object.getPrototypeOf(servers)).toBe(Object.prototype)
+    expect(servers.constructor).toEqual({ command: 'a' })
+  })
+
+  it('accepts a UTF-8 byte order mark at the start of the file', async () => {
+    const { file } = await writeApp('\uFEFF- { id: a, name: x, config: { persona: héllo } }\n')
+    expect(await loadAppFile(file)).toEqual([{ id: 'a', name: 'x', config: { persona: 'héllo' }, disabled: false }])
+  })
+
+  it('refuses bytes that are not UTF-8, naming the byte offset and the line', async () => {
+    const { file, dir } = await writeApp('')
+    const good = Buffer.from('- id: a\n  name: x\n  config: { persona: "caf')
+    await writeFile(file, Buffer.concat([good, Buffer.from([0xe9, 0x22, 0x20, 0x7d, 0x0a])])) // Latin-1 "é"
+    const error = await rejection(loadAppFile(file))
+    expect(error.code).toBe('INVALID_ENCODING')
+    expect(error.message).toBe(`${file}: not valid UTF-8 at byte offset ${good.length} (line 3, bytes e9 22 20 7d); save the file as UTF-8`)
+    expect(dir).toBeTruthy()
+  })
+
+  it.each([
+    ['!foo', '- { id: a, name: x, config: { persona: !foo bar } }\n', 'line 1, column 40'],
+    ['!!binary', '- id: a\n  name: x\n  config:\n    key: !!binary aGk=\n', 'line 4, column 10'],
+    ['!!set', '- id: a\n  name: x\n  config: !!set { a }\n', 'line 3, column 11'],
+    ['!!timestamp', '- { id: a, name: x, config: { at: !!timestamp 2001-12-14 } }\n', 'line 1, column 35'],
+  ])('refuses the YAML tag %s, naming the tag, the file and the line', async (tag, text, at) => {
+    const { file } = await writeApp(text)
+    const error = await rejection(loadAppFile(file))
+    expect(error.code).toBe('YAML_SYNTAX')
+    expect(error.message).toBe(`${file}: ${at}: unknown YAML tag "${tag}"; app files take plain values `
+      + '(tags of the YAML core schema only: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)')
+  })
+
+  it('keeps the tags of the core schema working', async () => {
+    const { file } = await writeApp('- { id: a, name: x, config: { s: !!str 5, i: !!int "7", b: !!bool "true", n: !!null "" } }\n')
+    expect((await loadAppFile(file))[0]!.config).toEqual({ s: '5', i: 7, b: true, n: null })
   })
 
   it('rejects a missing file with APP_FILE_UNREADABLE', async () => {

@@ -122,18 +122,19 @@ describe('the startup barrier', () => {
     expect(DEFAULT_STARTUP_TIMEOUT_MS).toBe(15_000)
   })
 
-  it.each([['abc'], ['-5'], ['1.5'], ['10s']])('refuses DSH_STARTUP_TIMEOUT_MS=%s, naming it and what is valid', async (value) => {
+  it.each([['abc'], ['-5'], ['1.5'], ['10s'], ['2147483648']])('refuses DSH_STARTUP_TIMEOUT_MS=%s, naming it and what is valid', async (value) => {
     vi.stubEnv('DSH_STARTUP_TIMEOUT_MS', value)
     const error = await rejection(boot(await options('- { id: fast, name: fixture-probe }\n')))
     expect(error).toBeInstanceOf(BootError)
     expect(error.code).toBe('INVALID_OPTION')
-    expect(error.message).toBe(`invalid DSH_STARTUP_TIMEOUT_MS "${value}" (a string); expected a whole number of milliseconds ≥ 0, e.g. 15000`)
+    expect(error.message).toBe(`invalid DSH_STARTUP_TIMEOUT_MS "${value}" (a string); expected a whole number of milliseconds from 0 to 2147483647 `
+      + '(a Node timer fires a longer one at once), e.g. 15000')
   })
 
-  it.each([[-1], [2.5], [Number.NaN]])('refuses startupTimeoutMs %s', async (value) => {
+  it.each([[-1], [2.5], [Number.NaN], [2 ** 31]])('refuses startupTimeoutMs %s', async (value) => {
     const error = await rejection(boot(await options('- { id: fast, name: fixture-probe }\n', { startupTimeoutMs: value })))
     expect(error.code).toBe('INVALID_OPTION')
-    expect(error.message).toMatch(/^invalid startupTimeoutMs .*; expected a whole number of milliseconds ≥ 0, e.g. 15000$/)
+    expect(error.message).toMatch(/^invalid startupTimeoutMs .*; expected a whole number of milliseconds from 0 to 2147483647 \(a Node timer fires a longer one at once\), e.g. 15000$/)
   })
 })
 

@@ -1,4 +1,4 @@
-import { quote, deepFreeze, rawService, type ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, quote, deepFreeze, rawService, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
@@ -66,10 +66,10 @@ const dropRatio = Schema.transform(Schema.number(), (value) => {
   throw new Schema.ValidationError(`expected a number greater than 0 and at most 1 but got ${quote(value)}`, { path: ['minDropRatio'] })
 })
 
-// absent stays absent; anything else must be a positive number of milliseconds
+// absent stays absent; anything else must be a positive number of milliseconds a Node timer can wait
 const optionalMs = Schema.transform(Schema.any(), (value): number | undefined => {
-  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0)) return value
-  throw new Schema.ValidationError(`expected a number of milliseconds greater than 0 but got ${quote(value)}`, { path: ['ttlMs'] })
+  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)) return value
+  throw new Schema.ValidationError(`expected a number of milliseconds greater than 0 and at most ${MAX_TIMER_MS} but got ${quote(value)}`, { path: ['ttlMs'] })
 })
 
 /**

@@ -36,9 +36,10 @@ describe('config', () => {
     ['minDropTokens', '1024', /minDropTokens.*expected number/],
     ['enabled', 'yes', /enabled.*expected boolean/],
     ['coldNotice', 'no', /coldNotice.*expected boolean/],
-    ['ttlMs', 0, /ttlMs.*greater than 0 but got 0/],
+    ['ttlMs', 0, /ttlMs.*greater than 0 and at most 2147483647 but got 0/],
     ['ttlMs', -5, /ttlMs.*got -5/],
-    ['ttlMs', '5m', /ttlMs.*greater than 0 but got "5m"/],
+    ['ttlMs', '5m', /ttlMs.*greater than 0 and at most 2147483647 but got "5m"/],
+    ['ttlMs', 2 ** 31, /ttlMs.*at most 2147483647 but got 2147483648/],
   ]
   for (const [key, value, message] of bad) {
     it(`refuses ${key}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`, async () => {

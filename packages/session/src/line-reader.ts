@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises'
+import { invalidUtf8Offset, isUtf8CutAtEnd } from 'dsh-core'
 import { SessionError } from './errors.ts'
 
 /** One line of a log, without its newline. */
@@ -22,6 +23,19 @@ export interface ReadLinesOptions {
 /** 256 MiB: well under the longest string V8 can build (about 512 MiB of one-byte text). */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024
 const CHUNK_BYTES = 1024 * 1024
+
+/**
+ * A line's bytes as text. Bytes that are not UTF-8 make it a broken line (`CORRUPT_LINE`, naming the byte
+ * offset), never a silent U+FFFD in an event; only a character cut off at the end of an unterminated last
+ * line passes, so that an interrupted write stays a torn tail.
+ */
+function decodeLine(bytes: Buffer, terminated: boolean, path: string, number: number, offset: number): string {
+  const bad = invalidUtf8Offset(bytes)
+  if (bad !== undefined && (terminated || !isUtf8CutAtEnd(bytes))) {
+    throw new SessionError('CORRUPT_LINE', `${path}, line ${number}: not valid UTF-8 at byte offset ${offset + bad}; the log cannot be opened`)
+  }
+  return bytes.toString('utf8')
+}
 
 /**
  * Reads a file as a stream of UTF-8 lines, a chunk at a time, so a log of any size can be read: each line
@@ -59,10 +73,9 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
         if (newline < 0 || newline >= bytesRead) break
         const bytes = pendingBytes + newline - start
         if (bytes > maxLineBytes) throw tooLong()
-        const text = pending.length
-          ? Buffer.concat([...pending, chunk.subarray(start, newline)]).toString('utf8')
-          : chunk.toString('utf8', start, newline)
-        batch.push({ text, number: ++number, offset, terminated: true })
+        const text = decodeLine(pending.length ? Buffer.concat([...pending, chunk.subarray(start, newline)]) : chunk.subarray(start, newline),
+          true, path, ++number, offset)
+        batch.push({ text, number, offset, terminated: true })
         offset += bytes + 1
         if (pending.length) pending = []
         pendingBytes = 0
@@ -75,7 +88,7 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions =
       }
       if (batch.length) yield batch
     }
-    if (pendingBytes > 0) yield [{ text: Buffer.concat(pending).toString('utf8'), number: ++number, offset, terminated: false }]
+    if (pendingBytes > 0) yield [{ text: decodeLine(Buffer.concat(pending), false, path, ++number, offset), number, offset, terminated: false }]
   } finally {
     await file.close()
   }

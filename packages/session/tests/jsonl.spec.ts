@@ -117,6 +117,20 @@ describe('JSONL persistence', () => {
     await expectLoadError(`${line(1)}\n\n${line(2)}\n`, 'CORRUPT_LINE', 2)
   })
 
+  it('fails on a line that is not UTF-8 (middle or complete last line), naming file, line and byte offset, never reading U+FFFD', async () => {
+    const head = `${line(1)}\n`
+    const latin1 = (text: string) => Buffer.from(line(2, 'user/message', { turn: 1, text }), 'latin1')
+    for (const content of [Buffer.concat([Buffer.from(head), latin1('café'), Buffer.from(`\n${line(3)}\n`)]), Buffer.concat([Buffer.from(head), latin1('café')])]) {
+      const { sessions, path } = await logWith(content)
+      const error = await sessions.open('s').then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(SessionError)
+      expect((error as SessionError).code).toBe('CORRUPT_LINE')
+      const at = content.indexOf(0xe9)
+      expect((error as SessionError).message).toBe(`${path}, line 2: not valid UTF-8 at byte offset ${at}; the log cannot be opened`)
+      expect(await fs.readFile(path)).toEqual(content)
+    }
+  })
+
   it('fails on a line that parses but is not a valid event, naming file and line', async () => {
     await expectLoadError(`${line(1)}\n${line(2, 'turn/start', { turn: 'two' })}\n`, 'INVALID_EVENT', 2, 'turn/start', '"turn"')
     await expectLoadError(`${line(1)}\n${line(2, 'mystery')}\n`, 'INVALID_EVENT', 2, '"mystery"')

@@ -1,7 +1,7 @@
 import Schema from 'schemastery'
-import { quote, type ConfigInput } from 'dsh-core'
-/** The largest delay `setTimeout` honours; a larger one would fire at once. */
-export const MAX_TIMEOUT_MS = 2_147_483_647
+import { MAX_TIMER_MS, quote, type ConfigInput } from 'dsh-core'
+/** The largest delay `setTimeout` honours; a larger one would fire at once (dsh-core's `MAX_TIMER_MS`). */
+export const MAX_TIMEOUT_MS = MAX_TIMER_MS
 import { ToolsMcpError } from './errors.ts'
 import { SERVER_PART, legalize } from './names.ts'
 

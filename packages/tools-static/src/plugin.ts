@@ -1,4 +1,4 @@
-import type { ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, type ConfigInput } from 'dsh-core'
 import type { Context } from 'cordis'
 import Schema from 'schemastery'
 import { TOOL_NAME } from 'dsh-tools'
@@ -36,9 +36,9 @@ const StaticTool: Schema<StaticTool> = Schema.object({
   parameters: Schema.dict(Schema.any()).default({ type: 'object', properties: {} })
     .description('JSON Schema of the arguments, with type "object" at the root.'),
   result: Schema.string().description('The text every call returns; default "<name> ok <arguments as JSON>".'),
-  delayMs: Schema.natural().default(0)
+  delayMs: Schema.natural().max(MAX_TIMER_MS).default(0)
     .description('Part of the startup: register the tool this many milliseconds after the plugin starts; the app is ready only after it.'),
-  afterReadyMs: Schema.natural()
+  afterReadyMs: Schema.natural().max(MAX_TIMER_MS)
     .description('A mid-session addition: register the tool this many milliseconds after the app is ready (instead of during startup).'),
   shouldDefer: Schema.boolean().description('Hide the tool from the model until it is revealed.'),
   revealed: Schema.boolean()

@@ -1,4 +1,4 @@
-import { messageOf, describeValue, frozenJsonCopy, isDeepFrozen } from 'dsh-core'
+import { MAX_TIMER_MS, messageOf, describeValue, frozenJsonCopy, isDeepFrozen } from 'dsh-core'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
 import { ToolError } from './errors.ts'
@@ -7,8 +7,8 @@ import type { ExecutableTool, ToolAnnotations, ToolEntry } from './types.ts'
 /** The tool names model providers accept (OpenAI and Anthropic agree on this pattern). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
-/** The largest delay `setTimeout` honours; a larger one fires at once. */
-export const MAX_TIMEOUT_MS = 2_147_483_647
+/** The largest delay `setTimeout` honours; a larger one fires at once (dsh-core's `MAX_TIMER_MS`). */
+export const MAX_TIMEOUT_MS = MAX_TIMER_MS
 
 /** Checks a timeout in milliseconds: a positive integer that `setTimeout` can represent. */
 export function checkTimeout(value: unknown, where: string, code: 'INVALID_TOOL' | 'INVALID_CONFIG'): asserts value is number {

@@ -1,4 +1,4 @@
-import { quote } from 'dsh-core'
+import { MAX_TIMER_MS, quote } from 'dsh-core'
 import Schema from 'schemastery'
 
 /** Where an HTTP adapter sends its requests, and the environment variable that holds its key. */
@@ -52,9 +52,9 @@ export function httpTransportSchema(): {
 } {
   return {
     maxRetries: Schema.natural().default(0).description('Retries the SDK makes on 408/409/429/5xx and connection errors.'),
-    timeoutMs: Schema.number().min(1).default(DEFAULT_TIMEOUT_MS)
+    timeoutMs: Schema.number().min(1).max(MAX_TIMER_MS).default(DEFAULT_TIMEOUT_MS)
       .description('Milliseconds to wait for the response headers (per attempt); default 120 s.'),
-    idleTimeoutMs: Schema.number().min(1).default(DEFAULT_IDLE_TIMEOUT_MS)
+    idleTimeoutMs: Schema.number().min(1).max(MAX_TIMER_MS).default(DEFAULT_IDLE_TIMEOUT_MS)
       .description('Milliseconds a started stream may stay silent between two events before the request fails; default 300 s.'),
     headers: Schema.dict(Schema.string()).default({}).description('Extra HTTP headers sent with every request (no credentials).'),
   }
