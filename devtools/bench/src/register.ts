@@ -7,8 +7,8 @@ const N = 10_000
 const ROUNDS = 5
 
 /** 10,000 distinct MCP-like tools: every schema differs, so no sharing flatters the figure. */
-function definitions(round: number) {
-  return Array.from({ length: N }, (_, i) => ({
+function definitions(round: number, n = N) {
+  return Array.from({ length: n }, (_, i) => ({
     name: `mcp__srv${i % 7}__tool_${round}_${i}`,
     description: `Tool ${i} of round ${round}: does one thing well.`,
     parameters: {
@@ -69,8 +69,8 @@ export async function run(): Promise<Record<string, number>> {
     })
     await oneByOne.dispose()
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
   return {
+    ...await againstClone(),
     register_10000_ms: round(median(registerMs), 1),
     assemble_cold_10000_ms: round(median(assembleMs), 1),
     register_10000_over_assemble_cold_10000: round(median(registerMs) / median(assembleMs), 2),
@@ -79,4 +79,46 @@ export async function run(): Promise<Record<string, number>> {
   }
 }
 
-export const targets = { register_10000_over_assemble_cold_10000: 3, register_10000_rss_mb: 40 }
+/**
+ * 2,000 tools registered through the tools service as the apps mount it (dsh-system-prompt and dsh-tools in
+ * one Cordis context, a plugin that registers them: `registerMany()` as dsh-tools-mcp does for a listing, and
+ * `register()` per tool as dsh-tools-static does), each timed from loading that plugin until it is active,
+ * against `structuredClone` of the same list (without `execute`, which cannot be cloned): the copy any
+ * registry that keeps its own data pays. Alternated, a fresh context per round, medians.
+ */
+async function againstClone(): Promise<Record<string, number>> {
+  const many: number[] = []
+  const oneByOne: number[] = []
+  const clone: number[] = []
+  for (let r = 0; r < CLONE_ROUNDS; r++) {
+    const batch = definitions(r, CLONE_N)
+    const single = definitions(r + CLONE_ROUNDS, CLONE_N)
+    const data = batch.map(({ execute, ...tool }) => tool)
+    for (const [times, apply] of [
+      [many, (ctx: Context) => { ctx.tools.registerMany(batch) }],
+      [oneByOne, (ctx: Context) => { for (const tool of single) ctx.tools.register(tool) }],
+    ] as const) {
+      const ctx = new Context()
+      await ctx.plugin(SystemPrompt, {} as any)
+      await ctx.plugin(ToolRuntime, {} as any)
+      const start = performance.now()
+      await ctx.plugin({ name: 'bench-registrar', inject: ['tools'], apply })
+      times.push(performance.now() - start)
+    }
+    const start = performance.now()
+    structuredClone(data)
+    clone.push(performance.now() - start)
+  }
+  return {
+    register_2000_ms: round(median(many), 2),
+    clone_2000_ms: round(median(clone), 2),
+    register_2000_over_clone: round(median(many) / median(clone), 2),
+    register_2000_one_by_one_over_clone: round(median(oneByOne) / median(clone), 2),
+  }
+}
+
+const CLONE_N = 2000
+const CLONE_ROUNDS = 21
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
+export const targets = { register_10000_over_assemble_cold_10000: 3, register_10000_rss_mb: 40, register_2000_over_clone: 4 }

@@ -1,5 +1,6 @@
 export type { ChatMessage, ToolCall, ToolHistorySnapshot, ToolHistoryUpdate, ToolSchema, ToolUpdateMessage, Usage } from './types.ts'
 export { deepFreeze, frozenJsonCopy, isDeepFrozen } from './freeze.ts'
+export { checkPlainJson, frozenPlainJsonCopy } from './plain-json.ts'
 export { baseOf, derive, extendList } from './frozen-list.ts'
 export { FrozenList, type ReadonlyList } from './shared-list.ts'
 export { compareCodeUnits } from './compare.ts'

@@ -2,6 +2,7 @@ import { compareCodeUnits, type ToolSchema, quote } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
 import { snapshotSchema, snapshotted, type SchemaKeyOrder } from './snapshot.ts'
 import { sameAnswer } from './same-schema.ts'
+import { follow, type LastAnswer } from './follow.ts'
 import { DuplicateName, mergeSorted } from './merge.ts'
 import { TOOL_ORDER_REST } from './tool-order.ts'
 import type { ProviderEntry } from './layers.ts'
@@ -9,25 +10,15 @@ import type { AssembleContext, ToolProviderResult } from './types.ts'
 
 
 /** One provider's answer, snapshotted, checked and sorted once per distinct `schemas` array. */
-class Prepared {
+class Prepared implements LastAnswer {
   private nameSet: ReadonlySet<string> | undefined
-  private positions: Map<ToolSchema, number> | undefined
 
-  /** `inOrder`: the snapshots in the provider's order, which the next answer is compared with. */
-  constructor(readonly sorted: readonly ToolSchema[], readonly inOrder: readonly ToolSchema[]) {}
+  /** `inOrder`: the snapshots in the provider's order (`inputs`' order), which the next answer is compared with. */
+  constructor(readonly sorted: readonly ToolSchema[], readonly inOrder: readonly ToolSchema[], readonly inputs: readonly unknown[]) {}
 
   /** The tools' names (built on first use: an assembly without toolOrder never asks). */
   get names(): ReadonlySet<string> {
     return this.nameSet ??= new Set(this.sorted.map((schema) => schema.name))
-  }
-
-  /** Snapshot → its index in `sorted`, for the next answer of the same provider. */
-  get index(): Map<ToolSchema, number> {
-    if (!this.positions) {
-      this.positions = new Map()
-      this.sorted.forEach((schema, position) => this.positions!.set(schema, position))
-    }
-    return this.positions
   }
 }
 
@@ -50,8 +41,10 @@ function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: Schema
     if (Object.isFrozen(schemas)) prepared.set(schemas, previous)
     return previous
   }
-  const snapshots = schemas.map((schema) => snapshotSchema(schema, owner, keyOrder))
-  const sorted = (previous && previous.sorted.length >= INCREMENTAL_MIN && changed(previous, snapshots, owner)) || [...snapshots].sort(byName)
+  const snap = (schema: unknown) => snapshotSchema(schema, owner, keyOrder)
+  const followed = previous && previous.sorted.length >= INCREMENTAL_MIN ? followChanges(previous, schemas, snap, owner) : undefined
+  const snapshots = followed?.inOrder ?? schemas.map(snap)
+  const sorted = followed?.sorted ?? [...snapshots].sort(byName)
   for (let index = 0; index < sorted.length; index++) {
     const { name } = sorted[index]!
     if (name === TOOL_ORDER_REST) {
@@ -59,36 +52,22 @@ function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: Schema
     }
     if (index > 0 && sorted[index - 1]!.name === name) throw duplicate(name, owner)
   }
-  const result = new Prepared(sorted, snapshots)
+  // A frozen list is kept as it is; a mutable one is copied, so the next answer is compared with what this one held.
+  const result = new Prepared(sorted, snapshots, Object.isFrozen(schemas) ? schemas : [...schemas])
   // A frozen input cannot change behind the cache; a mutable one is re-read each time it is returned.
   if (Object.isFrozen(schemas)) prepared.set(schemas, result)
   return result
 }
 
 /**
- * The provider's new answer sorted by following what changed since its last one: the tools it still
- * returns keep their order, and only the new ones are sorted and merged in, so a change of a few tools (an
- * MCP server re-listing) costs O(N) instead of a sort of all N. Undefined when most of the list changed,
- * or when a tool object comes twice (the full sort then reports it).
+ * The provider's new answer worked out from its last one (`follow`): the tools it still returns keep their
+ * snapshots and order, and only the new ones are snapshotted, sorted and merged in, so a change of a few tools
+ * (an MCP server re-listing, one registration) costs O(N) instead of a sort of all N. Undefined when more than
+ * an eighth of the list changed.
  */
-function changed(previous: Prepared, snapshots: readonly ToolSchema[], owner: string): ToolSchema[] | undefined {
-  const index = previous.index
-  const kept = new Uint8Array(previous.sorted.length)
-  const added: ToolSchema[] = []
-  let keptCount = 0
-  for (const snapshot of snapshots) {
-    const position = index.get(snapshot)
-    if (position === undefined) added.push(snapshot)
-    else if (kept[position]) return undefined
-    else {
-      kept[position] = 1
-      keptCount++
-    }
-  }
-  if (added.length * 8 > snapshots.length) return undefined
-  const base = keptCount === previous.sorted.length ? previous.sorted : previous.sorted.filter((_, position) => kept[position])
+function followChanges(previous: Prepared, schemas: readonly unknown[], snap: (schema: unknown) => ToolSchema, owner: string) {
   try {
-    return mergeSorted([base, added.sort(byName)])
+    return follow(previous, schemas, snap, Math.max(8, schemas.length >> 3))
   } catch (error) {
     if (error instanceof DuplicateName) throw duplicate(error.name, owner)
     throw error
@@ -173,7 +152,13 @@ export class ToolCollector {
       tools,
       knows: (name) => knownParts().some((set) => set.has(name)),
       knownNames: () => [...new Set(knownParts().flatMap((set) => [...set]))].sort(compareCodeUnits),
-      eachKnown: function* () { for (const set of knownParts()) yield* set },
+      // No set is built: a check that only needs to see each name (toolOrder's groups) often stops early.
+      eachKnown: function* () {
+        for (const part of parts) {
+          if (part.result.knownNames) yield* part.result.knownNames
+          for (const tool of part.prepared.sorted) yield tool.name
+        }
+      },
       // in tool order: the order providers registered in is observable nowhere
       owners: () => {
         const ownerOf = (name: string) => parts.find((part) => part.prepared.names.has(name))!.entry.owner

@@ -41,13 +41,18 @@ export class PrefixIndex {
     return found
   }
 
-  /** Marks in `hit` every group whose prefix starts `name` (not only the longest). */
-  markAll(name: string, hit: boolean[]): void {
+  /** Marks in `hit` every group whose prefix starts `name` (not only the longest); returns how many were newly marked. */
+  markAll(name: string, hit: boolean[]): number {
+    let marked = 0
     let at: TrieNode | undefined = this.root
     for (let index = 0; index < name.length; index++) {
       at = at.children.get(name.charCodeAt(index))
-      if (!at) return
-      if (at.group >= 0) hit[at.group] = true
+      if (!at) return marked
+      if (at.group >= 0 && !hit[at.group]) {
+        hit[at.group] = true
+        marked++
+      }
     }
+    return marked
   }
 }

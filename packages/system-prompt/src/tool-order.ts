@@ -1,6 +1,7 @@
 import { compareCodeUnits, listNames, quote, type ToolSchema } from 'dsh-core'
 import { SystemPromptError } from './errors.ts'
 import { TOOL_ORDER_GROUP, ToolPatterns, toolPatternProblem } from './tool-patterns.ts'
+import { indexOfName, lowerBound } from './sorted-search.ts'
 
 export { TOOL_ORDER_GROUP }
 
@@ -72,12 +73,21 @@ export class ToolOrderPolicy {
   readonly names: readonly string[]
   private readonly patterns: ToolPatterns
   private readonly restIndex: number
+  /** Group prefixes with their entry index, shortest first. */
+  private readonly groupRuns: { prefix: string; index: number }[] = []
+  /** Listed tool names with their entry index. */
+  private readonly listed: { name: string; index: number }[] = []
 
   constructor(list: readonly string[]) {
     validateToolOrder(list)
     this.names = Object.freeze([...list])
     this.patterns = new ToolPatterns(this.names, isToolGroup)
     this.restIndex = this.names.indexOf(TOOL_ORDER_REST)
+    this.names.forEach((entry, index) => {
+      if (isToolGroup(entry)) this.groupRuns.push({ prefix: entry.slice(0, -TOOL_ORDER_GROUP.length), index })
+      else if (entry !== TOOL_ORDER_REST) this.listed.push({ name: entry, index })
+    })
+    this.groupRuns.sort((a, b) => a.prefix.length - b.prefix.length)
   }
 
   /** The list index where `name` goes (see `placementOf`), without building a record. */
@@ -116,13 +126,30 @@ export class ToolOrderPolicy {
 
   /**
    * Listed tools at their listed positions, grouped tools at their group's position, the rest at the rest
-   * entry. `sorted` must already be in code-unit order, which groups and the rest then keep: one pass.
+   * entry. `sorted` must already be in code-unit order, which groups and the rest then keep. In that order a
+   * group's tools are one run (the names that start with its prefix), so each group costs a binary search and
+   * its run, and each listed name a binary search: no lookup per tool. Groups are applied shortest prefix
+   * first, so a longer one wins; listed names last, so a tool's own entry beats any group.
    */
   arrange(sorted: readonly ToolSchema[]): ToolSchema[] {
-    const buckets: ToolSchema[][] = Array.from({ length: this.names.length }, () => [])
-    for (const tool of sorted) buckets[this.slotOf(tool.name)]!.push(tool)
-    const result: ToolSchema[] = []
-    for (const bucket of buckets) for (const tool of bucket) result.push(tool)
+    const slots = new Int32Array(sorted.length).fill(this.restIndex)
+    for (const { prefix, index } of this.groupRuns) {
+      for (let at = lowerBound(sorted, prefix); at < sorted.length && sorted[at]!.name.startsWith(prefix); at++) slots[at] = index
+    }
+    for (const { name, index } of this.listed) {
+      const at = indexOfName(sorted, name)
+      if (at >= 0) slots[at] = index
+    }
+    const starts = new Int32Array(this.names.length + 1)
+    // Counting sort by slot, stable: each slot's tools stay in code-unit order.
+    for (let at = 0; at < slots.length; at++) starts[slots[at]! + 1] = starts[slots[at]! + 1]! + 1
+    for (let slot = 1; slot < starts.length; slot++) starts[slot] = starts[slot]! + starts[slot - 1]!
+    const result: ToolSchema[] = new Array(sorted.length)
+    for (let at = 0; at < sorted.length; at++) {
+      const slot = slots[at]!
+      result[starts[slot]!] = sorted[at]!
+      starts[slot] = starts[slot]! + 1
+    }
     return result
   }
 }

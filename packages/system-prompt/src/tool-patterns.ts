@@ -73,7 +73,9 @@ export class ToolPatterns {
   emptyGroups(known: Iterable<string>): string[] {
     if (this.groups.size === 0) return []
     const hit = new Array<boolean>(this.groups.size).fill(false)
-    for (const name of known) this.groups.markAll(name, hit)
+    // Stops once every group has a name: a few names into the list, usually, however many tools there are.
+    let left = this.groups.size
+    for (const name of known) if ((left -= this.groups.markAll(name, hit)) === 0) break
     return this.groupEntries.filter((_, group) => !hit[group])
   }
 

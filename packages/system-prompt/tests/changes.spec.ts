@@ -64,4 +64,18 @@ describe('assembling after a change to a provider\'s tools', () => {
     set(list.slice(1))
     expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(pool.slice(1, 400).sort(compareCodeUnits))
   })
+
+  it('follows a mutable list changed in place between two assemblies (the last answer is compared with a copy)', async () => {
+    const ctx = await setup()
+    const list = pool.slice(0, 400).map((name) => tool(name))
+    await ctx.plugin({ name: 'mutable', inject: ['systemPrompt'], apply: (ctx) => { ctx.systemPrompt.tools(() => ({ schemas: list })) } })
+    await ctx.systemPrompt.assemble()
+    list.splice(3, 2, tool(pool[450]!))
+    list.push(tool(pool[451]!))
+    list.reverse()
+    const expected = names(list).sort(compareCodeUnits)
+    expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(expected)
+    list.pop()
+    expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(names(list).sort(compareCodeUnits))
+  })
 })

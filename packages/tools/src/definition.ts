@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, messageOf, describeValue, frozenJsonCopy, isDeepFrozen } from 'dsh-core'
+import { MAX_TIMER_MS, messageOf, describeValue, checkPlainJson, frozenPlainJsonCopy, isDeepFrozen } from 'dsh-core'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
 import { ToolError } from './errors.ts'
@@ -27,57 +27,17 @@ function checkName(name: unknown): asserts name is string {
   }
 }
 
-const isPlainObject = (value: object) => {
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
-}
-
-/**
- * Throws unless `value` is plain JSON: what the model is shown must survive serialization unchanged.
- * Undefined object members are allowed (they drop out of the copy, as out of JSON). Only checks: the copy
- * is made after, in one pass that also freezes it and registers it as deeply frozen (`frozenJsonCopy`).
- */
-function checkJson(value: unknown, trail: (string | number)[], open: object[]): void {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) return
-    throw new Error(`${pathOf(trail)} is ${value}, which JSON cannot carry`)
-  }
-  if (typeof value !== 'object') throw new Error(`${pathOf(trail)} is ${value === undefined ? 'undefined' : `a ${typeof value}`}`)
-  // Schemas are shallow: a list of the open ancestors is cheaper than a set, and so is building the path
-  // only for a message.
-  if (open.includes(value)) throw new Error(`${pathOf(trail)} refers back to itself`)
-  open.push(value)
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      trail.push(index)
-      checkJson(value[index], trail, open)
-      trail.pop()
-    }
-  } else {
-    if (!isPlainObject(value)) throw new Error(`${pathOf(trail)} is a ${value.constructor?.name ?? 'non-plain object'}, not a plain object`)
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue
-      const member = (value as Record<string, unknown>)[key]
-      if (member === undefined) continue
-      trail.push(key)
-      checkJson(member, trail, open)
-      trail.pop()
-    }
-  }
-  open.pop()
-}
-
-function pathOf(trail: readonly (string | number)[]): string {
-  return 'parameters' + trail.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('')
-}
-
 function checkParameters(name: string, parameters: unknown): object {
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} needs parameters as a JSON Schema object, got ${describeValue(parameters)}`)
   }
+  // Parameters someone deep-froze already (a shared constant) cannot change: they are their own copy. Others
+  // are checked and copied in one pass that also freezes the copy and registers it as deeply frozen.
+  const frozen = isDeepFrozen(parameters)
+  let copy: object
   try {
-    checkJson(parameters, [], [])
+    if (frozen) checkPlainJson(parameters, 'parameters')
+    copy = frozen ? parameters : frozenPlainJsonCopy(parameters, 'parameters')
   } catch (error) {
     throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not plain JSON: ${messageOf(error)}`)
   }
@@ -88,8 +48,7 @@ function checkParameters(name: string, parameters: unknown): object {
       `tool ${describeValue(name)} needs parameters with type "object" at the root (model providers pass arguments as an object), got type ${describeValue(type)}`,
     )
   }
-  // Parameters someone deep-froze already (a shared constant) cannot change: they are their own copy.
-  return isDeepFrozen(parameters) ? parameters : frozenJsonCopy(parameters)
+  return copy
 }
 
 function checkFlag(name: string, flag: string, value: unknown): void {

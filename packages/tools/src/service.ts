@@ -252,11 +252,11 @@ function checkServer(server: unknown, call: string): string | undefined {
   throw new ToolError('INVALID_TOOL', `${call} takes server as a non-empty string or omitted, got ${describeValue(server)}`)
 }
 
-/** The calling plugin's context per service proxy: each read of `ctx` through a proxy builds a context. */
-const callers = new WeakMap<object, Context>()
-
+/**
+ * The calling plugin's context: a Cordis service proxy answers its tracked `ctx` property with the caller's
+ * context directly (no shadow is built). Not cached by proxy: a plugin reading `ctx.tools` per call gets a new
+ * proxy each time, so a cache only added a weak entry per registration.
+ */
 function callerOf(service: ToolRuntime): Context {
-  let ctx = callers.get(service)
-  if (!ctx) callers.set(service, ctx = (service as unknown as { ctx: Context }).ctx)
-  return ctx
+  return (service as unknown as { ctx: Context }).ctx
 }
