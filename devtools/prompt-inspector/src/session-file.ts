@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import type { RequestHeader } from 'dsh-session'
 import { PromptCliError } from './errors.ts'
+import { readLogText } from './log-text.ts'
 
 /** A `request/header` event read from a session log. */
 export interface LoggedHeader {
@@ -18,13 +18,7 @@ export interface LoggedHeader {
  * last one when `seq` is omitted. Read-only: a torn last line (a crash mid-write) is skipped, not repaired.
  */
 export async function readSessionHeader(path: string, seq?: number): Promise<LoggedHeader> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new PromptCliError('INPUT', `${path}: cannot read session log: ${(error as Error).message}`, { cause: error })
-  }
-  return pickHeader(parseHeaders(text, path), path, seq)
+  return pickHeader(parseHeaders(await readLogText(path), path), path, seq)
 }
 
 /** The header with `seq` among `headers` (the last one when `seq` is omitted); `where` names the log in errors. */

@@ -133,6 +133,13 @@ describe('dsh-prompt diff on session logs', () => {
       await writeFile(path, 'not json\n{}\n')
       return path
     }, /broken\.jsonl:1: not a JSON event/],
+    ['a line that is not UTF-8', async (dir: string) => {
+      const { file } = await recordSession({ root: dir, id: 's', spine: {}, tools: [], prompts: ['hi'] })
+      const bytes = await readFile(file)
+      // a Latin-1 "é" inside the second line
+      await writeFile(file, Buffer.concat([bytes.subarray(0, bytes.indexOf(10) + 5), Buffer.from([0xe9]), bytes.subarray(bytes.indexOf(10) + 5)]))
+      return file
+    }, /s\.jsonl:2: not valid UTF-8 at byte offset \d+$/],
     ['a header without tools', async (dir: string) => {
       const path = join(dir, 'shape.jsonl')
       await writeFile(path, `${JSON.stringify({ seq: 4, time: 't', type: 'request/header', data: { turn: 1, step: 1, reason: 'initial', header: { model: 'm', system: '' } } })}\n`)

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { defaultSessionRoot, isSessionId } from 'dsh-session'
 import { readSessionEvents } from 'dsh-session-postgres'
 import type { PgInputOptions } from '../cli.ts'
 import { PromptCliError } from '../errors.ts'
+import { readLogText } from '../log-text.ts'
 
 /** One logged event as read, not yet trusted: `{ seq, time, type, data }`. */
 export interface RawEvent {
@@ -38,13 +38,7 @@ export async function loadSession(input: string, pg: PgInputOptions, cwd = proce
 }
 
 async function readJsonl(path: string, what = path): Promise<RawEvent[]> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new PromptCliError('INPUT', `${what}: cannot read session log: ${(error as Error).message}`, { cause: error })
-  }
-  const lines = text.split('\n')
+  const lines = (await readLogText(path, what)).split('\n')
   const events: RawEvent[] = []
   lines.forEach((raw, index) => {
     if (raw.trim() === '') return

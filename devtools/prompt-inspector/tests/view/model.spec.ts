@@ -137,6 +137,17 @@ describe('reading a session', () => {
     await expect(loadSession(path, PG).then(buildSessionView)).rejects.toThrow(message)
   })
 
+  it('refuses a line that is not UTF-8, naming the line and byte offset; a character cut off at the end is a torn line', async () => {
+    const dir = await tempDir()
+    const path = join(dir, 'latin1.jsonl')
+    const lines = (await readEvents(file)).map((event) => JSON.stringify(event))
+    const head = Buffer.from(`${lines[0]}\n{"seq":2,"time":"caf`)
+    await writeFile(path, Buffer.concat([head, Buffer.from([0xe9]), Buffer.from(`"}\n${lines.slice(1).join('\n')}\n`)]))
+    await expect(loadSession(path, PG)).rejects.toThrow(new RegExp(`^${path}:2: not valid UTF-8 at byte offset ${head.length}$`))
+    await writeFile(path, Buffer.concat([Buffer.from(`${lines.join('\n')}\n{"seq":999,"time":"`), Buffer.from('語').subarray(0, 2)]))
+    expect((await loadSession(path, PG)).events).toHaveLength(lines.length)
+  })
+
   it('skips a torn last line', async () => {
     const dir = await tempDir()
     const path = join(dir, 'torn.jsonl')
