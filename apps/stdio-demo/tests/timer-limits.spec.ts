@@ -17,8 +17,8 @@ const cases: [string, string[], string][] = [
     'entry "llm" (dsh-llm-openai): invalid config: $.timeoutMs expected number <= 2147483647 but got 2147483648'],
   ['an HTTP adapter\'s idleTimeoutMs', [app, model.replace('models: [m]', `models: [m], idleTimeoutMs: ${OVER}`)],
     'entry "llm" (dsh-llm-openai): invalid config: $.idleTimeoutMs expected number <= 2147483647 but got 2147483648'],
-  ['the prompt cache\'s ttlMs', [app, model, `- { id: pc, name: dsh-prompt-cache, config: { ttlMs: ${OVER} } }`],
-    'entry "pc" (dsh-prompt-cache): invalid config: $.ttlMs expected a number of milliseconds greater than 0 and at most 2147483647 but got 2147483648'],
+  ['the prompt cache\'s ttlMs', [app, model, `- { id: pc, name: dsh-cache-break-detector, config: { ttlMs: ${OVER} } }`],
+    'entry "pc" (dsh-cache-break-detector): invalid config: $.ttlMs expected a number of milliseconds greater than 0 and at most 2147483647 but got 2147483648'],
   ['an MCP server\'s callTimeoutMs', [app, model, `- { id: mcp, name: dsh-tools-mcp, config: { servers: { x: { command: node, callTimeoutMs: ${OVER} } } } }`],
     'entry "mcp" (dsh-tools-mcp): invalid config: $.servers.x.callTimeoutMs expected number <= 2147483647 but got 2147483648'],
 ]
