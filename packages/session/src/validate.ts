@@ -153,7 +153,8 @@ export function validateEvent(type: unknown, data: unknown): void {
   const fail: Fail = (path, expected, got) => {
     throw new SessionError('INVALID_EVENT', `${type}: field "${path}" must be ${expected}, got ${describeValue(got)}`)
   }
-  const fields = CORE[type]
+  // own keys only: `constructor` or `toString` are no event types
+  const fields = Object.hasOwn(CORE, type) ? CORE[type] : undefined
   if (fields) {
     if (!isPlainObject(data)) {
       throw new SessionError('INVALID_EVENT', `${type}: data must be an object, got ${describeValue(data)}`)

@@ -123,6 +123,13 @@ describe('append', () => {
     expectInvalid(() => session.append('turn/start', [1] as never), 'turn/start', 'must be an object')
   })
 
+  it('refuses the names an object inherits as event types, not validating them as a type without fields', () => {
+    const session = new Session('s')
+    for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expectInvalid(() => session.append(type as never, { anything: 1 } as never), `unknown event type ${JSON.stringify(type)}`)
+    }
+  })
+
   it('accepts undefined for optional fields and drops it like JSON does', () => {
     const session = new Session('s')
     const event = session.append('turn/end', { turn: 1, reason: 'error', error: undefined })
