@@ -1,6 +1,7 @@
 // `npm run -s surface [-- --json] [--unused]`: every name each workspace package exports (from each entry
 // of its `exports` map), how many of them another package imports, and how many its README documents.
 // An export that no other package imports and its README does not name is internal: tests reach it by path.
+// The examples (examples/: what the READMEs show a user writing) count as importers outside every package.
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,6 +21,22 @@ function sourceFiles(folder) {
     }
   }
   for (const sub of SOURCE_DIRS) if (existsSync(join(folder, sub))) walk(join(folder, sub))
+  return out
+}
+
+/** Files under examples/ (its own tests and the host app), outside node_modules. */
+function exampleFiles(folder) {
+  if (!existsSync(folder)) return []
+  const out = []
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'out') continue
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (/\.(m?ts|m?js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path)
+    }
+  }
+  walk(folder)
   return out
 }
 
@@ -78,7 +95,7 @@ function importsOf(file, packageName) {
 /** The export surface of every workspace package. */
 export function exportSurface(root) {
   const packages = builtPackages(root).map((folder) => ({ folder, manifest: JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) }))
-  const files = packages.flatMap(({ folder }) => sourceFiles(folder))
+  const files = [...packages.flatMap(({ folder }) => sourceFiles(folder)), ...exampleFiles(join(root, 'examples'))]
   const program = ts.createProgram(packages.flatMap(({ folder, manifest }) => Object.values(entryPoints(folder, manifest))), {
     allowImportingTsExtensions: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
     customConditions: ['source'], target: ts.ScriptTarget.ES2022, skipLibCheck: true, allowJs: false,

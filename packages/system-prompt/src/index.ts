@@ -21,5 +21,7 @@ export type {
   AssembleContext, AssembledContext, AssembledSection, ContextDefinition, ContextSnapshotSection,
   PromptAssembly, PromptContext, PromptSection, SectionDefinition, ToolProvider, ToolProviderResult,
 } from './types.ts'
+// host apps that depend on this package alone name the schema type through it (README.md#use-dsh-in-your-cordis-app)
+export type { ToolSchema } from 'dsh-core'
 export { SystemPrompt as default } from './service.ts'
 export { contextScope, scopedContext } from './scoped-context.ts'
