@@ -64,6 +64,8 @@ export class McpConnection {
   private wake: (() => void) | undefined
   private listing: Promise<void> | undefined
   private listAgain = false
+  /** Clients whose connection has closed (the SDK calls `onclose` before it fails their pending requests). */
+  private readonly ended = new WeakSet<Client>()
   private markSettled!: () => void
   private settledFlag = false
   /** Resolves once the first attempt ended: tools listed and handed over, or the start failed. */
@@ -129,9 +131,13 @@ export class McpConnection {
       this.attempt = client
       let lost!: () => void
       const gone = new Promise<void>((resolve) => { lost = resolve })
-      client.onclose = () => lost()
+      client.onclose = () => {
+        this.ended.add(client)
+        lost()
+      }
       let changedEarly = false
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        if (this.closed) return
         if (this.client === client) this.relist(client)
         else changedEarly = true
       })
@@ -191,6 +197,11 @@ export class McpConnection {
     })
   }
 
+  /** True while `client` is the live connection of a wanted server; a listing that fails otherwise was cut short on purpose. */
+  private serving(client: Client): boolean {
+    return this.client === client && !this.closed && !this.ended.has(client)
+  }
+
   // one listing at a time; a notification during a listing asks for one more afterwards
   private relist(client: Client): void {
     if (this.listing) {
@@ -202,11 +213,12 @@ export class McpConnection {
         this.listAgain = false
         try {
           const tools = await listAll(client)
-          if (this.client === client && !this.closed) this.options.listed(tools)
+          if (this.serving(client)) this.options.listed(tools)
         } catch (error) {
-          if (this.client === client) this.options.log.warn(`MCP server ${quote(this.spec.name)}: listing tools after tools/list_changed failed: ${describeThrown(error)}`)
+          // a shutdown (or the connection's end, reported on its own) fails the listing in flight: not worth a line
+          if (this.serving(client)) this.options.log.warn(`MCP server ${quote(this.spec.name)}: listing tools after tools/list_changed failed: ${describeThrown(error)}`)
         }
-      } while (this.listAgain && this.client === client)
+      } while (this.listAgain && this.serving(client))
     })().finally(() => { this.listing = undefined })
   }
 }
