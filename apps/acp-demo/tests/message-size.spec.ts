@@ -7,8 +7,12 @@ afterEach(async () => {
   for (const driven of running.splice(0)) if (driven.child.exitCode === null) await driven.stop()
 })
 
+// The prompts here reach the model: its window must hold ~8.4 million estimated tokens (32 MiB at ~4 characters
+// a token), or the loop refuses them before they are sent (the default scripted window is 128,000).
+const WIDE_MODEL = '- { id: wide, name: dsh-llm-scripted, config: { models: [{ id: scripted-wide, contextWindow: 10000000 }] } }'
+
 async function started(): Promise<{ agent: Driven; sessionId: string }> {
-  const { file } = await appFolder(appYaml())
+  const { file } = await appFolder(appYaml(['model: scripted-wide'], WIDE_MODEL))
   const agent = drive([file], { env: { DSH_LOG_LEVEL: 'warn' } })
   running.push(agent)
   return { agent, sessionId: await openSession(agent) }

@@ -46,6 +46,8 @@ export type Invocation =
   | { error: string }
 
 const OPTIONS = '-h/--help, -V/--version, --sessions, --continue, --resume <id>'
+// an argument error is one line: the usage text is what --help prints, not something to scroll past
+const SEE_HELP = ' (dsh-stdio-demo --help shows the usage)'
 
 /** Reads argv (without node and the script). */
 export function parseInvocation(args: readonly string[]): Invocation {
@@ -65,16 +67,16 @@ export function parseInvocation(args: readonly string[]): Invocation {
       chosen.push(arg)
     } else if (arg === '--resume' || arg.startsWith('--resume=')) {
       const id = arg === '--resume' ? args[++i] : arg.slice('--resume='.length)
-      if (!id || id.startsWith('-')) return { error: `--resume needs a session id (--sessions lists them)\n${USAGE}` }
+      if (!id || id.startsWith('-')) return { error: `--resume needs a session id (--sessions lists them)${SEE_HELP}` }
       session = { kind: 'resume', id }
       chosen.push('--resume')
     } else if (arg.startsWith('-')) {
-      return { error: `unknown option ${JSON.stringify(arg)}; valid options: ${OPTIONS}\n${USAGE}` }
+      return { error: `unknown option ${JSON.stringify(arg)}; valid options: ${OPTIONS}${SEE_HELP}` }
     } else {
       files.push(arg)
     }
   }
-  if (chosen.length > 1) return { error: `${chosen.join(' and ')} cannot be combined; give one of --sessions, --continue, --resume <id>\n${USAGE}` }
-  if (files.length > 1) return { error: `expected at most one app file, got ${files.length} arguments\n${USAGE}` }
+  if (chosen.length > 1) return { error: `${chosen.join(' and ')} cannot be combined; give one of --sessions, --continue, --resume <id>${SEE_HELP}` }
+  if (files.length > 1) return { error: `expected at most one app file, got ${files.length} arguments${SEE_HELP}` }
   return list ? { file: files[0], list: true } : { file: files[0], session }
 }

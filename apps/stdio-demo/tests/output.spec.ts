@@ -17,7 +17,9 @@ function runSlowReader(args: string[], input: string, delayMs: number): Promise<
 
 describe('piped output', () => {
   it('delivers a 1 MB answer and the answer after it to a slow reader before exiting', async () => {
-    const { file } = await writeApp(appYaml({}))
+    // a 1 MB prompt is ~250,000 estimated tokens: a model whose window holds it (the default's 128,000 would refuse it)
+    const { file } = await writeApp(appYaml({ model: 'scripted-wide' })
+      + '- { id: wide, name: dsh-llm-scripted, config: { models: [{ id: scripted-wide, contextWindow: 1000000 }] } }\n')
     const big = 'x'.repeat(1_000_000)
     const result = await runSlowReader([file], `${big}\nsecond\n`, 800)
     expect(result.code).toBe(0)

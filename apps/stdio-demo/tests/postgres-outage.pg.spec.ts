@@ -47,4 +47,18 @@ describe('the stdio front door while its PostgreSQL server goes away and comes b
     expect(stored.filter((event) => event.type === 'turn/end').length).toBe(stored.filter((event) => event.type === 'turn/start').length)
     expect(stored.at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'done' } })
   })
+
+  it('a wrong password is one line naming the user, without the password, at boot', async () => {
+    const url = new URL(inject('pgUrl'))
+    url.password = 'wrong-Pa55word'
+    const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { sessionStore: external } }',
+      `- { id: sessions, name: dsh-session-postgres, config: { urlEnv: ${URL_ENV} } }`,
+    ].join('\n') + '\n')
+    const exit = await run([file], 'hi\n', { env: { [URL_ENV]: url.href, DSH_LOG_LEVEL: 'info' } })
+    expect(exit).toMatchObject({ code: 1, stdout: '' })
+    expect(exit.stderr.split('\n')).toHaveLength(2)
+    expect(exit.stderr).toMatch(/^\S+app\.yml: entry "sessions" \(dsh-session-postgres\): failed to start: PostgreSQL at postgres:\/\/dsh_test@127\.0\.0\.1:\d+\/postgres refused the login of user "dsh_test": authentication failed/)
+    expect(exit.stderr).not.toContain('wrong-Pa55word')
+  })
 })

@@ -58,8 +58,13 @@ describe('resuming a session from the command line', () => {
     expect(none.stderr).toBe('--continue: there is no stored session yet; run without it to start one\n')
     const both = await run([file, '--continue', '--resume=x'], '')
     expect(both).toMatchObject({ code: 1, stdout: '' })
-    expect(both.stderr).toMatch(/^--continue and --resume cannot be combined; give one of --sessions, --continue, --resume <id>\n/)
+    expect(both.stderr).toBe('--continue and --resume cannot be combined; give one of --sessions, --continue, --resume <id> (dsh-stdio-demo --help shows the usage)\n')
+    for (const args of [['--continue', '--resume', 'x'], ['--resume', 'x', '--continue'], ['--sessions', '--continue']]) {
+      const refused = await run([file, ...args], 'hi\n')
+      expect(refused).toMatchObject({ code: 1, stdout: '' })
+      expect(refused.stderr.split('\n')).toHaveLength(2)
+    }
     const bare = await run([file, '--resume'], '')
-    expect(bare.stderr).toMatch(/^--resume needs a session id \(--sessions lists them\)\n/)
+    expect(bare.stderr).toBe('--resume needs a session id (--sessions lists them) (dsh-stdio-demo --help shows the usage)\n')
   })
 })

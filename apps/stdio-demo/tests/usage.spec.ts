@@ -19,10 +19,10 @@ describe('command line', () => {
     }
   })
 
-  it('refuses an unknown option in one line followed by the usage', async () => {
+  it('refuses an unknown option in one line that points at --help', async () => {
     const result = await run(['--verbose'], '')
     expect(result).toMatchObject({ code: 1, stdout: '' })
-    expect(result.stderr).toMatch(/^unknown option "--verbose"; valid options: -h\/--help, -V\/--version, --sessions, --continue, --resume <id>\nusage: dsh-stdio-demo/)
+    expect(result.stderr).toMatch(/^unknown option "--verbose"; valid options: -h\/--help, -V\/--version, --sessions, --continue, --resume <id> \(dsh-stdio-demo --help shows the usage\)\n$/)
   })
 
   it('/help lists /call and itself', async () => {

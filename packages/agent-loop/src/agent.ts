@@ -207,8 +207,8 @@ export class Agent {
 
   /** The turn a session that cannot be reopened refuses: nothing is logged, the caller hears why. */
   private refused(message: string, { onUpdate }: PromptOptions): TurnResult {
+    // `reported` keeps the session's own failure: this message is the store's, not that failure
     const turn = this.turns + 1
-    this.reported = message
     this.emit('agent/error', this, { turn, message })
     const update = { type: 'turn-end', turn, reason: 'error', error: message } as const
     try {

@@ -1,6 +1,5 @@
 import type { ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
-import { SCHEMA_NAME } from './schema.ts'
 
 /** 10 s: a healthy server answers a login in milliseconds; one that accepts and never answers fails after this. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
@@ -25,7 +24,8 @@ export const PgStoreConfigSchema: Schema<ConfigInput<PgStoreConfig>, PgStoreConf
     .description('Name of the environment variable holding the URL.'),
   poolSize: Schema.natural().min(1).max(100).default(4)
     .description('Connections for listing and schema work; each open session holds one more connection of its own.'),
-  schema: Schema.string().pattern(SCHEMA_NAME).default('dsh')
+  // checked by the store (checkSchemaName), whose message names the bad value
+  schema: Schema.string().default('dsh')
     .description('PostgreSQL schema of the tables (lower case letters, digits, "_"); created on start.'),
   applicationName: Schema.string().min(1).max(63).default('dsh-session')
     .description('application_name of the connections, as pg_stat_activity shows them.'),

@@ -3,7 +3,7 @@ import { SessionError } from 'dsh-session'
 import { eventRows } from './cursor.ts'
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
-import { SCHEMA_NAME, ident } from './schema.ts'
+import { checkSchemaName, ident } from './schema.ts'
 import { resolveTarget } from './target.ts'
 
 export interface ReadOptions {
@@ -21,7 +21,7 @@ export interface ReadOptions {
 export async function* readSessionEvents(options: ReadOptions, id: string): AsyncGenerator<{ seq: number; body: unknown }> {
   const target = resolveTarget(options)
   const schema = options.schema ?? 'dsh'
-  if (!SCHEMA_NAME.test(schema)) throw new PgSessionError('CONFIG', `bad schema name ${JSON.stringify(schema)}; lower case letters, digits and "_", 63 at most`)
+  checkSchemaName(schema)
   const client = new pg.Client({ connectionString: target.url, application_name: 'dsh-session-reader' })
   client.on('error', () => {})
   try {

@@ -8,6 +8,13 @@ export const SCHEMA_VERSION = 1
 /** A valid schema name: what `ident` may quote as it is (lower case letters, digits, "_", 63 at most). */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
+/** `schema` when it is a valid schema name; else a one-line CONFIG error naming the value and the rule. */
+export function checkSchemaName(schema: unknown): string {
+  if (typeof schema === 'string' && SCHEMA_NAME.test(schema)) return schema
+  throw new PgSessionError('CONFIG', `schema ${JSON.stringify(schema)} is not a valid schema name: use 1 to 63 lower-case letters, `
+    + 'digits and "_", not starting with a digit (e.g. dsh)')
+}
+
 /** Quotes an identifier already checked against SCHEMA_NAME. */
 export function ident(name: string): string {
   return `"${name}"`

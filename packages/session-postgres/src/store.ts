@@ -5,7 +5,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, type PgStoreConfig, PgStoreConfigSchema } f
 import { pgFailure } from './describe-error.ts'
 import { PgSessionError } from './errors.ts'
 import { loadSession } from './load.ts'
-import { ident, migrate } from './schema.ts'
+import { checkSchemaName, ident, migrate } from './schema.ts'
 import { type PgTarget, resolveTarget } from './target.ts'
 import { SessionWriter, type WriterPlace } from './writer.ts'
 
@@ -36,8 +36,8 @@ export class PgSessionStore extends SessionStoreBase {
   constructor(ctx: Context, config: PgStoreConfig) {
     super(ctx)
     this.logger = ctx.logger('session-postgres')
+    this.schema = checkSchemaName(config.schema)
     this.target = resolveTarget(config)
-    this.schema = config.schema
     this.location = `PostgreSQL at ${this.target.safe}, schema "${this.schema}"`
     this.place = {
       target: this.target,

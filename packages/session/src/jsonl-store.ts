@@ -148,11 +148,26 @@ export class JsonlWriter extends WriteQueue {
 
   protected fail(error: unknown) {
     if (this.failure) return
-    const failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${(error as Error).message}; `
+    const failure = new SessionError('WRITE_FAILED', `cannot append to ${this.path}: ${describeWriteError(error, dirname(this.path))}; `
       + 'the session refuses further appends', { cause: error })
     this.failure = failure
     this.options.onFailure?.(failure)
   }
+}
+
+const DENIED = new Set(['EACCES', 'EPERM', 'EROFS'])
+
+/**
+ * The reason of a failed write as a person reads it: a permission problem names the sessions folder (where
+ * the user must look) and what was refused, instead of the bare `EACCES: …, mkdir '…'`.
+ */
+function describeWriteError(error: unknown, folder: string): string {
+  const { code, syscall, path, message } = error as NodeJS.ErrnoException
+  if (!code || !DENIED.has(code)) return (error as Error).message ?? String(error)
+  const what = syscall && path ? `${code}: ${syscall} ${path}` : message
+  if (code === 'EROFS') return `the sessions folder ${folder} is on a read-only file system (${what}); set persistenceRoot to another folder`
+  return `permission denied: this user cannot create or write in the sessions folder ${folder} (${what}); `
+    + 'make it writable or set persistenceRoot to another folder'
 }
 
 /** Writes all of `text` (a write may take only part of it). */

@@ -53,6 +53,8 @@ export class McpConnection {
   private listAgain = false
   /** Tools already reported as left out (name and reason), so that a relist or a restart does not repeat the line. */
   private readonly reported = new Set<string>()
+  /** Clients whose connection has closed (the SDK calls `onclose` before it fails their pending requests). */
+  private readonly ended = new WeakSet<Client>()
   private markSettled!: () => void
   private settledFlag = false
   /** Resolves once the first attempt ended: tools listed and handed over, or the start failed. */
@@ -125,9 +127,13 @@ export class McpConnection {
       this.attempt = client
       let lost!: () => void
       const gone = new Promise<void>((resolve) => { lost = resolve })
-      client.onclose = () => lost()
+      client.onclose = () => {
+        this.ended.add(client)
+        lost()
+      }
       let changedEarly = false
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        if (this.closed) return
         if (this.client === client) this.relist(client)
         else changedEarly = true
       })
@@ -187,6 +193,11 @@ export class McpConnection {
     })
   }
 
+  /** True while `client` is the live connection of a wanted server; a listing that fails otherwise was cut short on purpose. */
+  private serving(client: Client): boolean {
+    return this.client === client && !this.closed && !this.ended.has(client)
+  }
+
   // one listing at a time; a notification during a listing asks for one more afterwards
   private relist(client: Client): void {
     if (this.listing) {
@@ -198,11 +209,12 @@ export class McpConnection {
         this.listAgain = false
         try {
           const tools = await listTools(client, this.refused)
-          if (this.client === client && !this.closed) this.options.listed(tools)
+          if (this.serving(client)) this.options.listed(tools)
         } catch (error) {
-          if (this.client === client) this.options.log.warn(`MCP server ${quote(this.spec.name)}: listing tools after tools/list_changed failed: ${describeThrown(error)}`)
+          // a shutdown (or the connection's end, reported on its own) fails the listing in flight: not worth a line
+          if (this.serving(client)) this.options.log.warn(`MCP server ${quote(this.spec.name)}: listing tools after tools/list_changed failed: ${describeThrown(error)}`)
         }
-      } while (this.listAgain && this.client === client)
+      } while (this.listAgain && this.serving(client))
     })().finally(() => { this.listing = undefined })
   }
 }

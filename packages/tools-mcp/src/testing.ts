@@ -33,6 +33,10 @@ export interface TestServerOptions {
   events?: string
   /** Print this on stderr and exit 3 at once. */
   fail?: string
+  /** Once connected, send tools/list_changed every this many ms. */
+  stormMs?: number
+  /** Hold every tools/list answer after the first this long, so a re-listing is in flight. */
+  relistDelayMs?: number
   /** Every inputSchema with its object keys permuted at every depth: `true` draws a new order at each start, a number is a fixed seed. */
   shuffleKeys?: boolean | number
 }
@@ -44,6 +48,8 @@ export function testServer(options: TestServerOptions, extra: Record<string, unk
   if (options.pageSize) env.MCP_TEST_PAGE_SIZE = String(options.pageSize)
   if (options.events) env.MCP_TEST_EVENTS = options.events
   if (options.fail) env.MCP_TEST_FAIL = options.fail
+  if (options.stormMs) env.MCP_TEST_STORM_MS = String(options.stormMs)
+  if (options.relistDelayMs) env.MCP_TEST_RELIST_DELAY_MS = String(options.relistDelayMs)
   if (options.shuffleKeys !== undefined && options.shuffleKeys !== false) env.MCP_TEST_SHUFFLE_KEYS = options.shuffleKeys === true ? 'random' : String(options.shuffleKeys)
   return { command: process.execPath, args: [TEST_SERVER], env, ...extra }
 }

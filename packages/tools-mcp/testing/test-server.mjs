@@ -5,6 +5,9 @@
 //   MCP_TEST_PAGE_SIZE  tools per tools/list page (default: all on one page)
 //   MCP_TEST_EVENTS     file that gets one JSON line per event: start (with pid), call, cancelled
 //   MCP_TEST_FAIL       print this to stderr and exit 3 at once (a server that cannot start)
+//   MCP_TEST_STORM_MS   once connected, send tools/list_changed every this many ms (a list_changed storm)
+//   MCP_TEST_RELIST_DELAY_MS  hold every tools/list answer after the first this long (a listing in flight);
+//                       each tools/list is then recorded as a `list` event
 //   MCP_TEST_SHUFFLE_KEYS  any value: the object keys of every inputSchema in a new random order at each
 //                       start, at every depth (arrays keep theirs), like a server iterating a hash map;
 //                       a number is the seed (same seed, same order), otherwise each start draws one
@@ -64,7 +67,11 @@ const schemaOf = (tool) => {
 
 const server = new Server({ name: 'dsh-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
 
+let lists = 0
 server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  // recorded only in the storm tests, so the other tests' event lists stay as they were
+  if (env.MCP_TEST_RELIST_DELAY_MS) record({ event: 'list' })
+  if (lists++ > 0 && env.MCP_TEST_RELIST_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, Number(env.MCP_TEST_RELIST_DELAY_MS)))
   const all = tools().map((tool) => ({
     name: tool.name,
     ...tool.description === undefined ? {} : { description: tool.description },
@@ -104,4 +111,5 @@ process.on('SIGUSR1', () => {
 
 await new Promise((resolve) => setTimeout(resolve, Number(env.MCP_TEST_DELAY_MS ?? 0)))
 await server.connect(new StdioServerTransport())
+if (env.MCP_TEST_STORM_MS) setInterval(() => { void server.sendToolListChanged().catch(() => {}) }, Number(env.MCP_TEST_STORM_MS))
 record({ event: 'start', ...shuffleSeed === undefined ? {} : { shuffleSeed } })

@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process'
+import { chmod, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { BIN, type Exit, writeApp } from './setup.ts'
+
+// Root writes through any mode bits: as root the bin runs as the unprivileged `nobody`, as a user would.
+const asRoot = process.getuid?.() === 0
+
+function runAsUser(args: string[], input: string): Promise<Exit> {
+  const [command, prefix] = asRoot ? ['runuser', ['-u', 'nobody', '--', process.execPath, BIN]] : [process.execPath, [BIN]]
+  return new Promise((resolve) => {
+    const child = execFile(command, [...prefix, ...args], { env: { ...process.env, DSH_LOG_LEVEL: '', HOME: '/nonexistent', XDG_STATE_HOME: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) ?? 1 : 0, stdout, stderr }))
+    child.stdin!.end(input)
+  })
+}
+
+describe('a sessions folder this user may not write', () => {
+  it.each([
+    ['an existing read-only folder', './logs', 'logs'],
+    ['a folder to create inside a read-only one', './logs/sessions', join('logs', 'sessions')],
+  ])('%s: each turn fails with one line naming the folder and the permission, nothing else', async (_what, root, folder) => {
+    const { file, dir } = await writeApp(`- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ${root} } }\n`)
+    await mkdir(join(dir, 'logs'))
+    await chmod(join(dir, 'logs'), 0o555)
+    await chmod(dir, 0o755)
+    await chmod(file, 0o644)
+    const exit = await runAsUser([file], 'hi\nagain\n')
+    expect(exit.code).toBe(1)
+    expect(exit.stdout).toBe('')
+    const lines = exit.stderr.trimEnd().split('\n')
+    expect(lines).toHaveLength(3)
+    for (const line of lines.slice(0, 2)) {
+      expect(line).toMatch(new RegExp(`^error: cannot append to ${join(dir, folder)}/[0-9a-f-]+\\.jsonl: permission denied: this user cannot create or write `
+        + `in the sessions folder ${join(dir, folder)} \\(EACCES: (mkdir|open) ${join(dir, 'logs')}/?\\S*\\); make it writable or set persistenceRoot to another folder; `
+        + 'the session refuses further appends$'))
+    }
+    expect(lines[2]).toBe('2 of 2 turns failed')
+    expect(exit.stderr).not.toContain('ENOENT')
+  })
+})
