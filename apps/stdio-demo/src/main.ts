@@ -4,7 +4,6 @@ import { openAgent } from './open-agent.ts'
 import { historyFile } from './history.ts'
 import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
-import { serveRepl } from './repl.ts'
 import { formatSessions } from './sessions.ts'
 import { showStartup, stillStarting } from './startup.ts'
 import { BetweenTurns } from './between-turns.ts'
@@ -21,6 +20,9 @@ runMain(async (stopWith) => {
   const file = invocation.file ?? DEFAULT_FILE
 
   const interactive = process.stdin.isTTY === true && !invocation.list
+  // The terminal front end (line editing, paste, the permission prompt) is loaded only on a terminal, while the
+  // app starts; piped input never needs it.
+  const repl = process.stdin.isTTY ? import('./repl.ts') : undefined
   // on a terminal, log lines and MCP server notices go between turns, never over the prompt
   const between = interactive ? new BetweenTurns((text) => process.stderr.write(text)) : undefined
   // Ctrl-C while it starts: the app stops (runMain), and nothing more is printed but the line end
@@ -67,8 +69,8 @@ runMain(async (stopWith) => {
   // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
   const outputClosed = new AbortController()
   watchClosed(process.stdout, () => outputClosed.abort(), (error) => outputClosed.abort(error))
-  const served = process.stdin.isTTY
-    ? serveRepl(streams, demo, agent, { historyPath: historyFile(), between }).then(() => undefined)
+  const served = repl
+    ? repl.then(({ serveRepl }) => serveRepl(streams, demo, agent, { historyPath: historyFile(), between })).then(() => undefined)
     : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
   served
     .then(async (failed) => {

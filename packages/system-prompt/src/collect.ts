@@ -45,12 +45,14 @@ function prepare(schemas: readonly ToolSchema[], owner: string, keyOrder: Schema
   const followed = previous && previous.sorted.length >= INCREMENTAL_MIN ? followChanges(previous, schemas, snap, owner) : undefined
   const snapshots = followed?.inOrder ?? schemas.map(snap)
   const sorted = followed?.sorted ?? [...snapshots].sort(byName)
-  for (let index = 0; index < sorted.length; index++) {
-    const { name } = sorted[index]!
+  // Followed: the kept names were checked with the last answer, and the insertion refused duplicates.
+  const unchecked = followed ? followed.added : sorted
+  for (let index = 0; index < unchecked.length; index++) {
+    const { name } = unchecked[index]!
     if (name === TOOL_ORDER_REST) {
       throw new SystemPromptError('RESERVED_TOOL_NAME', `tool provider ${owner} returned a tool named ${quote(TOOL_ORDER_REST)}, which is reserved for toolOrder's rest entry`)
     }
-    if (index > 0 && sorted[index - 1]!.name === name) throw duplicate(name, owner)
+    if (!followed && index > 0 && sorted[index - 1]!.name === name) throw duplicate(name, owner)
   }
   // A frozen list is kept as it is; a mutable one is copied, so the next answer is compared with what this one held.
   const result = new Prepared(sorted, snapshots, Object.isFrozen(schemas) ? schemas : [...schemas])

@@ -1,6 +1,6 @@
 import { compareCodeUnits, type ToolSchema } from 'dsh-core'
-import { mergeSorted } from './merge.ts'
-import { indexOfName } from './sorted-search.ts'
+import { DuplicateName } from './merge.ts'
+import { indexOfName, lowerBound } from './sorted-search.ts'
 
 /** What a provider's last answer left to compare the next one with. */
 export interface LastAnswer {
@@ -15,6 +15,8 @@ export interface LastAnswer {
 export interface Followed {
   inOrder: ToolSchema[]
   sorted: ToolSchema[]
+  /** The snapshots that were not in the last answer: the only names not checked before. */
+  added: ToolSchema[]
 }
 
 /**
@@ -22,7 +24,7 @@ export interface Followed {
  * table: an object at the same place as before keeps its snapshot; one the old list holds next is a removal,
  * anything else is an addition (snapshotted with `snap`). Registries keep registration order, so a change of
  * a few tools is a few steps aside. The removed snapshots are found in the sorted list by binary search and
- * the added ones merged in: O(N) for N tools, where a set of all snapshots cost more per tool the more tools
+ * the added ones inserted the same way: O(N) for N tools, where a set of all snapshots cost more per tool the more tools
  * there were. Undefined when more than `budget` tools changed (the caller then sorts everything).
  * An object moved elsewhere in the list counts as removed and added, which comes to the same sorted list.
  */
@@ -47,7 +49,28 @@ export function follow(last: LastAnswer, schemas: readonly unknown[], snap: (sch
   }
   const base = removed.length ? without(last.sorted, removed) : last.sorted
   if (!base) return undefined
-  return { inOrder, sorted: added.length ? mergeSorted([base, added.sort(byName)]) : [...base] }
+  return { inOrder, sorted: added.length ? inserted(base, added.sort(byName)) : [...base], added }
+}
+
+/**
+ * `added` (sorted, few) put into `base` (sorted) at the places binary search finds, the runs between copied
+ * as they are: only O(k log N) names are read, so the cost does not depend on where the N snapshots lie in
+ * memory. Throws `DuplicateName` when an added name is already there or comes twice.
+ */
+function inserted(base: readonly ToolSchema[], added: readonly ToolSchema[]): ToolSchema[] {
+  const out: ToolSchema[] = []
+  let from = 0
+  for (let k = 0; k < added.length; k++) {
+    const schema = added[k]!
+    if (k > 0 && added[k - 1]!.name === schema.name) throw new DuplicateName(schema.name)
+    const at = lowerBound(base, schema.name)
+    if (at < base.length && base[at]!.name === schema.name) throw new DuplicateName(schema.name)
+    for (let index = from; index < at; index++) out.push(base[index]!)
+    out.push(schema)
+    from = at
+  }
+  for (let index = from; index < base.length; index++) out.push(base[index]!)
+  return out
 }
 
 const byName = (a: ToolSchema, b: ToolSchema) => compareCodeUnits(a.name, b.name)

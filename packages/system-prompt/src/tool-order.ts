@@ -73,8 +73,8 @@ export class ToolOrderPolicy {
   readonly names: readonly string[]
   private readonly patterns: ToolPatterns
   private readonly restIndex: number
-  /** Group prefixes with their entry index, shortest first. */
-  private readonly groupRuns: { prefix: string; index: number }[] = []
+  /** Group prefixes with their entry index, shortest first; `after` is the least string above every name with the prefix. */
+  private readonly groupRuns: { prefix: string; after: string | undefined; index: number }[] = []
   /** Listed tool names with their entry index. */
   private readonly listed: { name: string; index: number }[] = []
 
@@ -84,7 +84,10 @@ export class ToolOrderPolicy {
     this.patterns = new ToolPatterns(this.names, isToolGroup)
     this.restIndex = this.names.indexOf(TOOL_ORDER_REST)
     this.names.forEach((entry, index) => {
-      if (isToolGroup(entry)) this.groupRuns.push({ prefix: entry.slice(0, -TOOL_ORDER_GROUP.length), index })
+      if (isToolGroup(entry)) {
+        const prefix = entry.slice(0, -TOOL_ORDER_GROUP.length)
+        this.groupRuns.push({ prefix, after: successor(prefix), index })
+      }
       else if (entry !== TOOL_ORDER_REST) this.listed.push({ name: entry, index })
     })
     this.groupRuns.sort((a, b) => a.prefix.length - b.prefix.length)
@@ -133,8 +136,11 @@ export class ToolOrderPolicy {
    */
   arrange(sorted: readonly ToolSchema[]): ToolSchema[] {
     const slots = new Int32Array(sorted.length).fill(this.restIndex)
-    for (const { prefix, index } of this.groupRuns) {
-      for (let at = lowerBound(sorted, prefix); at < sorted.length && sorted[at]!.name.startsWith(prefix); at++) slots[at] = index
+    for (const { prefix, after, index } of this.groupRuns) {
+      const start = lowerBound(sorted, prefix)
+      // The run ends where names stop starting with the prefix: found by a second search, not by reading each name.
+      const end = after === undefined ? runEnd(sorted, start, prefix) : lowerBound(sorted, after)
+      slots.fill(index, start, end)
     }
     for (const { name, index } of this.listed) {
       const at = indexOfName(sorted, name)
@@ -152,6 +158,21 @@ export class ToolOrderPolicy {
     }
     return result
   }
+}
+
+/**
+ * The least string in code-unit order above every string that starts with `prefix`: the prefix with its last
+ * code unit raised by one (undefined when that unit is 0xFFFF, where the run is found by reading names).
+ */
+function successor(prefix: string): string | undefined {
+  const last = prefix.charCodeAt(prefix.length - 1)
+  return last === 0xffff ? undefined : prefix.slice(0, -1) + String.fromCharCode(last + 1)
+}
+
+function runEnd(sorted: readonly ToolSchema[], start: number, prefix: string): number {
+  let end = start
+  while (end < sorted.length && sorted[end]!.name.startsWith(prefix)) end++
+  return end
 }
 
 /**

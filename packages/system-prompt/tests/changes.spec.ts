@@ -78,4 +78,14 @@ describe('assembling after a change to a provider\'s tools', () => {
     list.pop()
     expect(names((await ctx.systemPrompt.assemble()).tools)).toEqual(names(list).sort(compareCodeUnits))
   })
+
+  it('refuses the reserved rest name when a change adds it to a long list', async () => {
+    const { ctx, set } = await changingProvider()
+    const list = pool.slice(0, 400).map((name) => tool(name))
+    set(list)
+    await ctx.systemPrompt.assemble()
+    set([...list, tool('<unlisted-tools>')])
+    const error = await ctx.systemPrompt.assemble().then(() => undefined, (e: unknown) => e)
+    expect((error as SystemPromptError).code).toBe('RESERVED_TOOL_NAME')
+  })
 })

@@ -1,4 +1,9 @@
-import { Ajv, type ErrorObject } from 'ajv'
+import { createRequire } from 'node:module'
+import type { Ajv, ErrorObject } from 'ajv'
+
+// ajv (a CommonJS package of about a hundred files) is loaded when the first validator is compiled, not when
+// the app starts: registering and showing tools never needs it, and most sessions call few tools.
+const require = createRequire(import.meta.url)
 
 /** How many argument problems one message lists before it summarizes the rest. */
 const MAX_REPORTED = 20
@@ -10,7 +15,8 @@ const MAX_REPORTED = 20
  * because ajv knows no formats without the ajv-formats package.
  */
 export function createAjv(): Ajv {
-  return new Ajv({
+  const { Ajv: AjvClass } = require('ajv') as typeof import('ajv')
+  return new AjvClass({
     allErrors: true,
     addUsedSchema: false,
     validateFormats: false,
@@ -33,8 +39,10 @@ export type ArgumentCheck = (args: unknown) => string | undefined
  */
 export class ValidatorPool {
   private readonly compiled = new Map<string, ArgumentCheck>()
+  private ajv: Ajv | undefined
 
-  constructor(private readonly ajv: Ajv = createAjv()) {}
+  /** `make` builds the ajv instance on the first compile. */
+  constructor(private readonly make: () => Ajv = createAjv) {}
 
   /** How many distinct schemas have been compiled so far. */
   get size(): number {
@@ -53,7 +61,7 @@ export class ValidatorPool {
     let check = this.compiled.get(key)
     if (!check) {
       try {
-        const validate = this.ajv.compile(withBaseId(parameters))
+        const validate = (this.ajv ??= this.make()).compile(withBaseId(parameters))
         check = (args) => (validate(args) ? undefined : describeErrors(validate.errors ?? []))
       } catch (error) {
         // Remembered as a check that throws: ajv caches a schema it failed on, and a retry would pass it.

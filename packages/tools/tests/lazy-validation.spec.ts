@@ -106,3 +106,29 @@ describe('tools.registerMany()', () => {
     expect(ctx.tools.list()).toEqual([])
   })
 })
+
+describe('loading the validator library', () => {
+  it('waits for the first call: mounting the runtime and registering tools load no ajv module', async () => {
+    const { execFile } = await import('node:child_process')
+    const { fileURLToPath } = await import('node:url')
+    const script = `
+      import { createRequire } from 'node:module'
+      import { Context } from 'cordis'
+      import SystemPrompt from 'dsh-system-prompt'
+      import ToolRuntime from 'dsh-tools'
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/ajv/'))
+      const ctx = new Context()
+      await ctx.plugin(SystemPrompt, {})
+      await ctx.plugin(ToolRuntime, {})
+      ctx.tools.register({ name: 'echo', description: 'Echo.', parameters: { type: 'object', properties: { text: { type: 'string' } } }, execute: ({ text }) => text })
+      await ctx.systemPrompt.assemble()
+      const before = loaded()
+      const bad = await ctx.tools.execute('echo', { text: 1 })
+      console.log(JSON.stringify({ before, after: loaded(), bad: bad.isError }))
+    `
+    const out = await new Promise<string>((resolve, reject) => execFile(process.execPath,
+      ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)) }, (error, stdout) => error ? reject(error) : resolve(stdout)))
+    expect(JSON.parse(out)).toEqual({ before: false, after: true, bad: true })
+  })
+})
