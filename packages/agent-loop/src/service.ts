@@ -1,4 +1,4 @@
-import type { ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, type ConfigInput } from 'dsh-core'
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
@@ -42,7 +42,7 @@ export class AgentLoop extends Service {
     toolConcurrency: Schema.natural().min(1).default(4).description('Tool calls of one step that run at the same time.'),
     compactAt: Schema.number().min(0.05).max(1).default(0.8)
       .description('Share of the model\'s context window the next request may fill before the loop compacts the session first.'),
-    compactionTimeoutMs: Schema.natural().min(1).default(120_000).description('Time limit of one compaction request, in milliseconds.'),
+    compactionTimeoutMs: Schema.natural().min(1).max(MAX_TIMER_MS).default(120_000).description('Time limit of one compaction request, in milliseconds.'),
     cwd: Schema.string().description('Working directory told to the model as {{cwd}}; defaults to the process working directory.'),
     // const(undefined) first: an omitted policy stays absent (every call runs) instead of defaulting to ask
     permissions: Schema.union([Schema.const(undefined), PermissionsSchema])

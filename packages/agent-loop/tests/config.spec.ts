@@ -28,6 +28,8 @@ describe('AgentLoop config', () => {
     [{ compactAt: 1.5 }, /compactAt/],
     [{ compactAt: 'most' }, /compactAt/],
     [{ compactionTimeoutMs: 0 }, /compactionTimeoutMs/],
+    // Node fires a longer timer after 1 ms
+    [{ compactionTimeoutMs: 2 ** 31 }, /compactionTimeoutMs.*2147483647.*2147483648/],
   ])('rejects %j', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message)
   })
