@@ -105,7 +105,7 @@ describe.skipIf(!hasScript)('the REPL shows what happened', () => {
   })
 
   // once in a full CI run at load ~20 the bin exited 130 (killed by the SIGINT it handles) and the cause did not
-  // reproduce in 100 runs under load; one retry keeps that from blocking a landing, and the message shows the screen
+  // reproduce in 75 runs, most under load; one retry keeps that from blocking a landing, and the message shows the screen
   it('Ctrl-C while the app starts exits 0 quietly: no ready line, no error', { timeout: 30_000, retry: 1 }, async () => {
     const { file } = await writeApp(`
 - { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, welcome: Hi there. } }
