@@ -22,3 +22,23 @@ export async function readLogText(path: string, what = path): Promise<string> {
   }
   return bytes.toString('utf8')
 }
+
+/**
+ * Hands `visit` the JSON value of each line of a log, in order, with its 1-based line number. Blank lines are
+ * skipped, and so is a last line that does not parse (torn by a crash mid-write); any other line that is not
+ * JSON fails naming it, once the lines before it were visited.
+ */
+export function eachJsonLine(text: string, path: string, visit: (value: unknown, line: number) => void): void {
+  const lines = text.split('\n')
+  lines.forEach((raw, index) => {
+    if (raw.trim() === '') return
+    let value: unknown
+    try {
+      value = JSON.parse(raw)
+    } catch (error) {
+      if (index === lines.length - 1) return
+      throw new PromptCliError('INPUT', `${path}:${index + 1}: not a JSON event: ${(error as Error).message}`)
+    }
+    visit(value, index + 1)
+  })
+}

@@ -1,6 +1,6 @@
 import type { RequestHeader } from 'dsh-session'
 import { PromptCliError } from './errors.ts'
-import { readLogText } from './log-text.ts'
+import { eachJsonLine, readLogText } from './log-text.ts'
 
 /** A `request/header` event read from a session log. */
 export interface LoggedHeader {
@@ -58,20 +58,9 @@ export function headerOfEvent(event: any, where: string, line: number | null): L
 }
 
 function parseHeaders(text: string, path: string): LoggedHeader[] {
-  const lines = text.split('\n')
   const headers: LoggedHeader[] = []
-  lines.forEach((raw, index) => {
-    const line = index + 1
-    if (raw.trim() === '') return
-    let event: any
-    try {
-      event = JSON.parse(raw)
-    } catch (error) {
-      // only the unterminated last line may be torn; anything else is a broken log
-      if (index === lines.length - 1) return
-      throw new PromptCliError('INPUT', `${path}:${line}: not a JSON event: ${(error as Error).message}`)
-    }
-    const header = headerOfEvent(event, `${path}:${line}`, line)
+  eachJsonLine(text, path, (value, line) => {
+    const header = headerOfEvent(value, `${path}:${line}`, line)
     if (header) headers.push(header)
   })
   return headers

@@ -3,7 +3,7 @@ import { defaultSessionRoot, isSessionId } from 'dsh-session'
 import { readSessionEvents } from 'dsh-session-postgres'
 import type { PgInputOptions } from '../cli.ts'
 import { PromptCliError } from '../errors.ts'
-import { readLogText } from '../log-text.ts'
+import { eachJsonLine, readLogText } from '../log-text.ts'
 
 /** One logged event as read, not yet trusted: `{ seq, time, type, data }`. */
 export interface RawEvent {
@@ -38,19 +38,8 @@ export async function loadSession(input: string, pg: PgInputOptions, cwd = proce
 }
 
 async function readJsonl(path: string, what = path): Promise<RawEvent[]> {
-  const lines = (await readLogText(path, what)).split('\n')
   const events: RawEvent[] = []
-  lines.forEach((raw, index) => {
-    if (raw.trim() === '') return
-    let value: unknown
-    try {
-      value = JSON.parse(raw)
-    } catch (error) {
-      if (index === lines.length - 1) return
-      throw new PromptCliError('INPUT', `${path}:${index + 1}: not a JSON event: ${(error as Error).message}`)
-    }
-    events.push(checkEvent(value, `${path}:${index + 1}`))
-  })
+  eachJsonLine(await readLogText(path, what), path, (value, line) => events.push(checkEvent(value, `${path}:${line}`)))
   if (!events.length) throw new PromptCliError('INPUT', `${path}: no events in this session log`)
   return events
 }
