@@ -4,11 +4,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BIN, type Exit, writeApp } from './setup.ts'
 
-// Root writes through any mode bits: as root the bin runs as the unprivileged `nobody`, as a user would.
+// Root writes through any mode bits: as root the bin runs without the capabilities that bypass them
+// (setpriv, util-linux), so mode bits bind it as they bind a user, and it still reads a checkout only root can
+// reach (a clone in a `mktemp -d` folder, 0700)
 const asRoot = process.getuid?.() === 0
+const WITHOUT_OVERRIDE = ['--inh-caps=-all', '--bounding-set=-dac_override,-dac_read_search', '--']
 
 function runAsUser(args: string[], input: string): Promise<Exit> {
-  const [command, prefix] = asRoot ? ['runuser', ['-u', 'nobody', '--', process.execPath, BIN]] : [process.execPath, [BIN]]
+  const [command, prefix] = asRoot ? ['setpriv', [...WITHOUT_OVERRIDE, process.execPath, BIN]] : [process.execPath, [BIN]]
   return new Promise((resolve) => {
     const child = execFile(command, [...prefix, ...args], { env: { ...process.env, DSH_LOG_LEVEL: '', HOME: '/nonexistent', XDG_STATE_HOME: '' } },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) ?? 1 : 0, stdout, stderr }))
