@@ -46,7 +46,10 @@ export interface Terminal {
  */
 export function openTerminal(args: string[], env: Record<string, string> = {}, redirect = '', cwd?: string): Terminal {
   const command = [process.execPath, BIN, ...args].map((part) => `"${part}"`).join(' ')
-  const child = spawn('script', ['-qfec', `${command} ${redirect}`, '/dev/null'], {
+  // `exec`: the bin replaces the shell script(1) starts ($SHELL, else /bin/sh), so Ctrl-C reaches the bin alone.
+  // Without it, dash (Debian's /bin/sh, what CI gets with SHELL unset) dies of the SIGINT itself, and script
+  // reports 130 whatever the bin did.
+  const child = spawn('script', ['-qfec', `exec ${command} ${redirect}`, '/dev/null'], {
     cwd,
     env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'xterm', ...env },
   })
