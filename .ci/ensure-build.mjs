@@ -1,9 +1,10 @@
-// Builds every workspace package (`tsc -b tsconfig.build.json`: JavaScript + declarations in each dist/)
-// when a dist is missing or older than a source. Skipping is a stat walk, so `npm start` stays fast.
+// Builds every workspace package when a dist is missing or older than a source: `tsc -b tsconfig.build.json`
+// writes the declarations (and the devtools' JavaScript), then `.ci/bundle.mjs` the bundled JavaScript of the
+// stale packages under packages/ and apps/. Skipping is a stat walk, so `npm start` stays fast.
 // tsc prints its diagnostics on stdout: they go to stderr, so piped demo output stays clean.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const STAMP = '.built'
@@ -23,18 +24,24 @@ function newestIn(path) {
   return newest
 }
 
-/** Package folders whose dist is missing or older than their sources, their tsconfig or a shared tsconfig. */
+/** The folders whose JavaScript `.ci/bundle.mjs` writes (devtools/ keep tsc's file-by-file output). */
+export function isBundled(root, folder) {
+  return [join(root, 'packages'), join(root, 'apps')].some((parent) => folder.startsWith(parent + sep))
+}
+
+/** Package folders whose dist is missing or older than their sources, package.json, tsconfig or a shared tsconfig. */
 export function staleBuilds(root) {
   const shared = Math.max(...SHARED.map((name) => statSync(join(root, name)).mtimeMs))
   return builtPackages(root).filter((folder) => {
     const stamp = join(folder, 'dist', STAMP)
     if (!existsSync(stamp)) return true
     const built = statSync(stamp).mtimeMs
-    return Math.max(shared, newestIn(join(folder, 'src')), statSync(join(folder, 'tsconfig.json')).mtimeMs) > built
+    const own = ['tsconfig.json', 'package.json'].map((name) => statSync(join(folder, name)).mtimeMs)
+    return Math.max(shared, newestIn(join(folder, 'src')), ...own) > built
   })
 }
 
-/** Runs `tsc -b` when any package is stale; returns false (after printing why) when the build fails. */
+/** Runs `tsc -b` and the bundler when any package is stale; returns false (after printing why) when the build fails. */
 export function ensureBuild(root) {
   const stale = staleBuilds(root)
   if (stale.length === 0) return true
@@ -44,6 +51,14 @@ export function ensureBuild(root) {
   if (result.status !== 0) {
     console.error(`dsh: build failed ("tsc -b tsconfig.build.json" exit ${result.status ?? result.signal})`)
     return false
+  }
+  const bundled = stale.filter((folder) => isBundled(root, folder))
+  if (bundled.length > 0) {
+    const bundle = spawnSync(process.execPath, [join(root, '.ci', 'bundle.mjs'), ...bundled], { cwd: root, stdio: ['ignore', 2, 2] })
+    if (bundle.status !== 0) {
+      console.error(`dsh: build failed (".ci/bundle.mjs" exit ${bundle.status ?? bundle.signal})`)
+      return false
+    }
   }
   // tsc -b leaves an up-to-date project untouched, so the stamps (not tsc's outputs) record "checked now"
   for (const folder of builtPackages(root)) writeFileSync(join(folder, 'dist', STAMP), '')

@@ -22,6 +22,7 @@ beforeEach(() => {
   for (const name of ['tsconfig.base.json', 'tsconfig.package.json']) file(name, 0)
   for (const folder of ['packages/a', 'apps/b']) {
     file(`${folder}/tsconfig.json`, 0)
+    file(`${folder}/package.json`, 0)
     file(`${folder}/src/index.ts`, 1)
     file(`${folder}/src/deep/er/x.ts`, 1)
     for (const dir of ['src/deep/er', 'src/deep', 'src']) utimesSync(join(root, folder, dir), at(1), at(1))
@@ -53,6 +54,11 @@ describe('staleBuilds', () => {
   it('finds a package whose own tsconfig.json changed', () => {
     file('apps/b/tsconfig.json', 3)
     expect(staleBuilds(root)).toEqual([join(root, 'apps/b')])
+  })
+
+  it('finds a package whose package.json changed (its entry points or inlined dependencies may have)', () => {
+    file('packages/a/package.json', 3)
+    expect(staleBuilds(root)).toEqual([join(root, 'packages/a')])
   })
 
   it('finds every package when a shared tsconfig changed', () => {
