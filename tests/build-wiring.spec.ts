@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { builtinModules } from 'node:module'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -18,6 +19,7 @@ interface Manifest {
   dependencies?: Record<string, string>
   peerDependencies?: Record<string, string>
   devDependencies?: Record<string, string>
+  dsh?: { inline?: string[] }
 }
 
 const folders = ['packages', 'apps', 'devtools'].flatMap((group) =>
@@ -32,6 +34,65 @@ function importsFromSource(folder: string, name: string): boolean {
   const walk = (dir: string): boolean => existsSync(dir) && readdirSync(dir, { withFileTypes: true }).some((entry) =>
     entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.ts') && pattern.test(readFileSync(join(dir, entry.name), 'utf8')))
   return walk(join(ROOT, folder, 'src'))
+}
+
+/** The JavaScript files under `dir`, as paths relative to it. */
+function javaScriptIn(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+}
+
+/** The specifiers of a built file's static imports, re-exports and dynamic imports of string literals. */
+function importsOf(code: string): string[] {
+  const found: string[] = []
+  // esbuild writes each import statement at the start of a line; a specifier-like text inside a string does not start one
+  const withoutComments = code.replace(/\/\*[\s\S]*?\*\//g, '')
+  for (const match of withoutComments.matchAll(/^(?:import|export)\b[^;"'`]*?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm)) {
+    found.push(match[1] ?? match[2]!)
+  }
+  return found
+}
+
+/** `@scope/x/y` → `@scope/x`, `x/y` → `x`. */
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+
+/**
+ * The mistakes of a bundled package's dist/ JavaScript (.ci/bundle.mjs): every file is an entry point or a chunk
+ * an entry imports (no file-by-file leftovers), relative imports stay inside dist/, and every bare import is a
+ * node builtin or a declared dependency or peer, never an inlined package.
+ */
+function bundleProblems(folder: string, manifest: Manifest, entries: string[]): string[] {
+  const dist = join(ROOT, folder, 'dist')
+  const files = javaScriptIn(dist)
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})])
+  const inline = new Set(manifest.dsh?.inline ?? [])
+  const found: string[] = []
+  const reached = new Set<string>()
+  const visit = (file: string) => {
+    if (reached.has(file)) return
+    reached.add(file)
+    for (const specifier of importsOf(readFileSync(join(dist, file), 'utf8'))) {
+      if (specifier.startsWith('.')) {
+        const target = relative(dist, join(dist, dirname(file), specifier))
+        if (target.startsWith('..') || !files.includes(target)) found.push(`dist/${file} imports ${specifier}, which is not a built file of dist/`)
+        else visit(target)
+        continue
+      }
+      const name = packageOf(specifier.replace(/^node:/, ''))
+      if (specifier.startsWith('node:') || builtinModules.includes(name)) continue
+      if (inline.has(name)) found.push(`dist/${file} imports ${specifier}, which package.json's "dsh.inline" says is bundled in`)
+      else if (!declared.has(name)) found.push(`dist/${file} imports ${specifier}, which is neither a dependency nor a peer`)
+    }
+  }
+  for (const entry of entries) {
+    if (files.includes(entry)) visit(entry)
+    else found.push(`the bundler wrote no dist/${entry}`)
+  }
+  for (const file of files) if (!reached.has(file)) found.push(`dist/${file} is neither an entry point nor a chunk an entry imports (a file-by-file leftover?)`)
+  for (const name of inline) if (declared.has(name)) found.push(`lists ${name} under "dsh.inline" and as a dependency; an inlined package is a devDependency`)
+  return found
 }
 
 /** The wiring mistakes of one package, as sentences; empty when it is wired like every other. */
@@ -68,6 +129,12 @@ function problems(folder: string): string[] {
   for (const [name, path] of Object.entries(manifest.bin ?? {})) {
     const text = readFileSync(join(ROOT, folder, path), 'utf8')
     if (!text.includes('../dist/') || /tsx|\/src\//.test(text)) found.push(`bin "${name}" must run ../dist/ JavaScript with plain node (no tsx, no src/)`)
+  }
+
+  if (folder.startsWith('packages/') || folder.startsWith('apps/')) {
+    const entries = Object.values(exports).map((target) => ((target as { default: string }).default ?? '').replace(/^\.\/dist\//, ''))
+    if (existsSync(join(ROOT, folder, 'src', 'main.ts'))) entries.push('main.js')
+    found.push(...bundleProblems(folder, manifest, entries))
   }
 
   const isApp = folder.startsWith('apps/')
