@@ -90,6 +90,10 @@ function bundleProblems(folder: string, manifest: Manifest, entries: string[]): 
     if (files.includes(entry)) visit(entry)
     else found.push(`the bundler wrote no dist/${entry}`)
   }
+  for (const file of files) {
+    const head = readFileSync(join(dist, file), 'utf8').slice(0, 200)
+    for (const name of inline) if (!head.startsWith('/*! This file includes') || !head.includes(name)) found.push(`dist/${file} does not start with the licence of the inlined ${name}`)
+  }
   for (const file of files) if (!reached.has(file)) found.push(`dist/${file} is neither an entry point nor a chunk an entry imports (a file-by-file leftover?)`)
   for (const name of inline) if (declared.has(name)) found.push(`lists ${name} under "dsh.inline" and as a dependency; an inlined package is a devDependency`)
   return found
