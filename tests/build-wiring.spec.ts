@@ -44,6 +44,13 @@ function javaScriptIn(dir: string): string[] {
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
 }
 
+/** The TypeScript files under `dir`, as paths relative to it. */
+function typeScriptSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+}
+
 /** The specifiers of a built file's static imports, re-exports and dynamic imports of string literals. */
 function importsOf(code: string): string[] {
   const found: string[] = []
@@ -139,6 +146,10 @@ function problems(folder: string): string[] {
     const entries = Object.values(exports).map((target) => ((target as { default: string }).default ?? '').replace(/^\.\/dist\//, ''))
     if (existsSync(join(ROOT, folder, 'src', 'main.ts'))) entries.push('main.js')
     found.push(...bundleProblems(folder, manifest, entries))
+    // entries and chunks land at dist/'s top level: a file below src/ that locates files from its own module
+    // would find them one level off once bundled
+    const nested = typeScriptSources(join(ROOT, folder, 'src')).filter((path) => path.includes('/') && /import\.meta\.(url|dirname|filename)/.test(readFileSync(join(ROOT, folder, 'src', path), 'utf8')))
+    for (const path of nested) found.push(`src/${path} reads import.meta's location; only a top-level src/ file may, since bundled code sits at dist/'s top level`)
   }
 
   const isApp = folder.startsWith('apps/')
