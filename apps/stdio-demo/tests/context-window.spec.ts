@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { run, sessionEvents, writeApp } from './setup.ts'
+import { expectEveryTurnFailed, run, sessionEvents, writeApp } from './setup.ts'
 
 describe('the context window through the bin', () => {
   it('a request bigger than contextWindow fails each turn with one line, before any model call, with a balanced log', async () => {
@@ -8,14 +8,7 @@ describe('the context window through the bin', () => {
       '- { id: tiny, name: dsh-llm-scripted, config: { models: [{ id: tiny, contextWindow: 10 }] } }',
     ].join('\n') + '\n')
     const exit = await run([file], 'hello\nagain\n')
-    expect(exit.code).toBe(1)
-    expect(exit.stdout).toBe('')
-    const lines = exit.stderr.trimEnd().split('\n')
-    expect(lines).toHaveLength(3)
-    for (const line of lines.slice(0, 2)) {
-      expect(line).toMatch(/^error: the next request needs about \d+ tokens, more than the 10-token context window of "tiny", and there is no earlier history to compact$/)
-    }
-    expect(lines[2]).toBe('2 of 2 turns failed')
+    expectEveryTurnFailed(exit, 2, /^error: the next request needs about \d+ tokens, more than the 10-token context window of "tiny", and there is no earlier history to compact$/)
     const events = await sessionEvents(sessions)
     const types = events.map((event) => event.type)
     expect(types.filter((type) => type === 'turn/end')).toHaveLength(2)

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { expect } from 'vitest'
 
 /** The real executable, run as users run it. */
 export const BIN = fileURLToPath(new URL('../bin/dsh-stdio-demo', import.meta.url))
@@ -11,6 +12,19 @@ export interface Exit {
   code: number | null
   stdout: string
   stderr: string
+}
+
+/**
+ * Piped input where every one of `turns` turns failed: exit 1, nothing on stdout, one stderr line per turn
+ * matching `line`, then the summary line.
+ */
+export function expectEveryTurnFailed(exit: Exit, turns: number, line: RegExp): void {
+  expect(exit.code).toBe(1)
+  expect(exit.stdout).toBe('')
+  const lines = exit.stderr.trimEnd().split('\n')
+  expect(lines).toHaveLength(turns + 1)
+  for (const failed of lines.slice(0, turns)) expect(failed).toMatch(line)
+  expect(lines[turns]).toBe(`${turns} of ${turns} turns failed`)
 }
 
 export function tempDir(prefix = 'dsh-stdio-'): Promise<string> {
