@@ -1,4 +1,4 @@
-// The JavaScript of the packages under packages/ and apps/: one ES module per entry point, bundled by esbuild
+// The JavaScript of the packages under packages/ and apps/ (`isBundled` in ensure-build.mjs): one ES module per entry point, bundled by esbuild
 // straight from the TypeScript sources (tsc -b writes only the declarations there). Every bare import stays an
 // import (other workspace packages, cordis, schemastery, node:*), so each package is still loaded once and a
 // host's cordis is the one every plugin sees; a package's own files become one module per entry, plus the
@@ -11,18 +11,15 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 
-/** The source files a package's entry points start from: every `exports` target, plus `src/main.ts` (its bin). */
-export function entryPoints(folder, manifest) {
-  const sources = []
-  const visit = (target) => {
-    if (typeof target === 'string') return
-    if (typeof target?.source === 'string') sources.push(join(folder, target.source))
-    else for (const value of Object.values(target ?? {})) visit(value)
-  }
-  visit(manifest.exports)
+/**
+ * The source files a package's entry points start from: every `exports` target's `source` (the wiring test
+ * holds each target to `{ source, types, default }`), plus `src/main.ts` (its bin).
+ */
+function entryPoints(folder, manifest) {
+  const sources = Object.values(manifest.exports ?? {}).map((target) => join(folder, target.source))
   const main = join(folder, 'src', 'main.ts')
-  if (existsSync(main) && !sources.includes(main)) sources.push(main)
-  if (sources.length === 0) throw new Error(`${manifest.name}: no entry point (no "exports" with a "source" target, no src/main.ts)`)
+  if (existsSync(main)) sources.push(main)
+  if (sources.length === 0) throw new Error(`${manifest.name}: no entry point (no "exports", no src/main.ts)`)
   return sources
 }
 
@@ -53,7 +50,7 @@ function licenceBanner(folder, inline) {
 }
 
 /** Replaces the JavaScript in `<folder>/dist` with the bundled entry points and their shared chunks. */
-export async function bundlePackage(folder) {
+async function bundlePackage(folder) {
   const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
   const inline = manifest.dsh?.inline ?? []
   const dist = join(folder, 'dist')

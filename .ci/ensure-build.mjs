@@ -1,14 +1,14 @@
 // Builds every workspace package when a dist is missing or older than a source: `tsc -b tsconfig.build.json`
 // writes the declarations (and the devtools' JavaScript), then `.ci/bundle.mjs` the bundled JavaScript of the
-// stale packages under packages/ and apps/. Skipping is a stat walk, so `npm start` stays fast.
+// other stale packages (`isBundled`). Skipping is a stat walk, so `npm start` stays fast.
 // tsc prints its diagnostics on stdout: they go to stderr, so piped demo output stays clean.
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, sep } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const STAMP = '.built'
-const SHARED = ['tsconfig.base.json', 'tsconfig.package.json', 'tsconfig.build.json']
+const SHARED = ['tsconfig.base.json', 'tsconfig.package.json', 'tsconfig.build.json', '.ci/bundle.mjs']
 
 /** Folders of the packages `tsconfig.build.json` builds (the wiring test checks it lists every package). */
 export function builtPackages(root) {
@@ -24,12 +24,16 @@ function newestIn(path) {
   return newest
 }
 
-/** The folders whose JavaScript `.ci/bundle.mjs` writes (devtools/ keep tsc's file-by-file output). */
-export function isBundled(root, folder) {
-  return [join(root, 'packages'), join(root, 'apps')].some((parent) => folder.startsWith(parent + sep))
+/**
+ * Whether `.ci/bundle.mjs` writes the folder's JavaScript: yes unless its tsconfig.json turns tsc's
+ * `emitDeclarationOnly` (set in tsconfig.package.json) off again, as devtools/ do to keep tsc's file-by-file output.
+ */
+export function isBundled(folder) {
+  const tsconfig = JSON.parse(readFileSync(join(folder, 'tsconfig.json'), 'utf8'))
+  return tsconfig.compilerOptions?.emitDeclarationOnly !== false
 }
 
-/** Package folders whose dist is missing or older than their sources, package.json, tsconfig or a shared tsconfig. */
+/** Package folders whose dist is missing or older than their sources, package.json, tsconfig, a shared tsconfig or the bundler. */
 export function staleBuilds(root) {
   const shared = Math.max(...SHARED.map((name) => statSync(join(root, name)).mtimeMs))
   return builtPackages(root).filter((folder) => {
@@ -52,7 +56,7 @@ export function ensureBuild(root) {
     console.error(`dsh: build failed ("tsc -b tsconfig.build.json" exit ${result.status ?? result.signal})`)
     return false
   }
-  const bundled = stale.filter((folder) => isBundled(root, folder))
+  const bundled = stale.filter(isBundled)
   if (bundled.length > 0) {
     const bundle = spawnSync(process.execPath, [join(root, '.ci', 'bundle.mjs'), ...bundled], { cwd: root, stdio: ['ignore', 2, 2] })
     if (bundle.status !== 0) {

@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { isBundled } from '../.ci/ensure-build.mjs'
 
 // Every workspace package builds the same way (README.md#development). A package added without the wiring
 // fails here with a message that says what to add, instead of failing later in a plain Node app.
@@ -142,7 +143,7 @@ function problems(folder: string): string[] {
     if (!text.includes('../dist/') || /tsx|\/src\//.test(text)) found.push(`bin "${name}" must run ../dist/ JavaScript with plain node (no tsx, no src/)`)
   }
 
-  if (folder.startsWith('packages/') || folder.startsWith('apps/')) {
+  if (isBundled(join(ROOT, folder))) {
     const entries = Object.values(exports).map((target) => ((target as { default: string }).default ?? '').replace(/^\.\/dist\//, ''))
     if (existsSync(join(ROOT, folder, 'src', 'main.ts'))) entries.push('main.js')
     found.push(...bundleProblems(folder, manifest, entries))

@@ -19,7 +19,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'dsh-ensure-build-'))
   writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ files: [], references: [{ path: 'packages/a' }, { path: 'apps/b' }] }))
   utimesSync(join(root, 'tsconfig.build.json'), at(0), at(0))
-  for (const name of ['tsconfig.base.json', 'tsconfig.package.json']) file(name, 0)
+  for (const name of ['tsconfig.base.json', 'tsconfig.package.json', '.ci/bundle.mjs']) file(name, 0)
   for (const folder of ['packages/a', 'apps/b']) {
     file(`${folder}/tsconfig.json`, 0)
     file(`${folder}/package.json`, 0)
