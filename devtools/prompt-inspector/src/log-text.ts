@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { invalidUtf8Offset, isUtf8CutAtEnd } from 'dsh-core'
+import { invalidUtf8Offset, isUtf8CutAtEnd, lineAt } from 'dsh-core'
 import { PromptCliError } from './errors.ts'
 
 /**
@@ -16,9 +16,7 @@ export async function readLogText(path: string, what = path): Promise<string> {
   }
   const offset = invalidUtf8Offset(bytes)
   if (offset !== undefined && !isUtf8CutAtEnd(bytes)) {
-    let line = 1
-    for (let index = bytes.indexOf(10); index >= 0 && index < offset; index = bytes.indexOf(10, index + 1)) line++
-    throw new PromptCliError('INPUT', `${path}:${line}: not valid UTF-8 at byte offset ${offset}`)
+    throw new PromptCliError('INPUT', `${path}:${lineAt(bytes, offset)}: not valid UTF-8 at byte offset ${offset}`)
   }
   return bytes.toString('utf8')
 }

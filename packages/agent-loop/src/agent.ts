@@ -210,14 +210,20 @@ export class Agent {
     // `reported` keeps the session's own failure: this message is the store's, not that failure
     const turn = this.turns + 1
     this.emit('agent/error', this, { turn, message })
-    const update = { type: 'turn-end', turn, reason: 'error', error: message } as const
-    try {
-      onUpdate?.(update)
-      this.emit('agent/update', this, update)
-    } catch (error) {
-      this.logger.warn(`an agent update observer threw on turn-end: ${messageOf(error)}`)
-    }
+    this.notifier(onUpdate)({ type: 'turn-end', turn, reason: 'error', error: message })
     return { turn, reason: 'error', error: message, text: '', toolCalls: [] }
+  }
+
+  /** A turn's observers: `onUpdate`, then `agent/update`; one that throws is logged and the turn goes on, so the log stays balanced. */
+  private notifier(onUpdate: PromptOptions['onUpdate']): Turn['notify'] {
+    return (update) => {
+      try {
+        onUpdate?.(update)
+        this.emit('agent/update', this, update)
+      } catch (error) {
+        this.logger.warn(`an agent update observer threw on ${update.type}: ${messageOf(error)}`)
+      }
+    }
   }
 
   private async runRecovered(text: string, signal: AbortSignal, { onUpdate, askPermission }: PromptOptions): Promise<TurnResult> {
@@ -227,15 +233,7 @@ export class Agent {
       step: 0,
       signal,
       ...askPermission && { askPermission },
-      // Observers watch a turn; one that throws is logged and the turn goes on, so the log stays balanced.
-      notify: (update) => {
-        try {
-          onUpdate?.(update)
-          this.emit('agent/update', this, update)
-        } catch (error) {
-          this.logger.warn(`an agent update observer threw on ${update.type}: ${messageOf(error)}`)
-        }
-      },
+      notify: this.notifier(onUpdate),
     }
     const { notify } = current
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }

@@ -95,7 +95,7 @@ export class Compactor {
     const logged = this.session.requestHeader()?.data.header
     const changed = !logged || !this.options.headers.same(logged, header)
     // The logged tool list is measured once per header; an assembled one only when it is about to replace it.
-    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: request?.messages ?? this.session.messages() }, changed)
+    const fill = estimateFill(this.session, { ...changed ? header : logged, messages: this.session.messages() }, changed)
     if (fill < this.options.compactAt * window) return
     const tooBig = (tokens: number, why: string) => new AgentLoopError('CONTEXT_FULL',
       `the next request needs about ${tokens} tokens, more than the ${window}-token context window of "${header.model}", ${why}`)

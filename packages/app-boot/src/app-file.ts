@@ -4,7 +4,6 @@ import { BootError, showValue } from './errors.ts'
 import { resolveConfigPaths, resolvePluginName } from './relative-paths.ts'
 import { decodeAppFile, parseYaml } from './yaml-text.ts'
 
-export { MAX_ALIASES } from './yaml-text.ts'
 
 /** One loader entry of an app file, after validation and relative-path resolution. */
 export interface AppEntry {
@@ -45,10 +44,11 @@ export async function loadAppFile(file: string): Promise<AppEntry[]> {
 /** Parses and validates the text of an app file; `file` is used for messages and relative paths. */
 export function parseAppFile(text: string, file: string): AppEntry[] {
   const shown = displayPath(file)
-  // an app file needs few aliases; a bound stops an alias bomb before it expands (448 bytes, 741 MB)
+  // a BOM in text given directly (the decoder drops the one of a file)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   const document = parseYaml(text, shown)
   if (!Array.isArray(document)) {
-    const empty = document == null && !/[^\s\uFEFF]/.test(text.replace(/#.*$/gm, ''))
+    const empty = document == null && !/\S/.test(text.replace(/#.*$/gm, ''))
     const got = empty ? 'an empty file' : showValue(document)
     throw new BootError('NOT_A_LIST', `${shown}: expected a list of entries { id, name, config?, disabled? } at the top level, got ${got}`)
   }

@@ -20,7 +20,8 @@ export function startupTimeoutMs(option: number | undefined, env = process.env[S
     throw new BootError('INVALID_OPTION', `invalid startupTimeoutMs ${showValue(option)}; ${expected}`)
   }
   if (env === undefined || env === '') return DEFAULT_STARTUP_TIMEOUT_MS
-  if (/^\d+$/.test(env.trim()) && Number(env.trim()) <= MAX_TIMER_MS) return Number(env.trim())
+  const digits = env.trim()
+  if (/^\d+$/.test(digits) && Number(digits) <= MAX_TIMER_MS) return Number(digits)
   throw new BootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${showValue(env)}; ${expected}`)
 }
 

@@ -1,5 +1,5 @@
 import { LineCounter, YAMLError, isScalar, parseDocument, visit } from 'yaml'
-import { invalidUtf8Offset } from 'dsh-core'
+import { invalidUtf8Offset, lineAt } from 'dsh-core'
 import { BootError } from './errors.ts'
 
 /** How many alias expansions one app file may make; the YAML library's default. */
@@ -16,11 +16,13 @@ export function decodeAppFile(bytes: Uint8Array, shown: string): string {
   const offset = invalidUtf8Offset(bytes)
   // TextDecoder drops a leading BOM (Buffer#toString would keep it as U+FEFF)
   if (offset === undefined) return new TextDecoder('utf-8').decode(bytes)
-  let line = 1
-  for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++
+  const line = lineAt(bytes, offset)
   const hex = Array.from(bytes.subarray(offset, offset + 4), (byte) => byte.toString(16).padStart(2, '0')).join(' ')
   throw new BootError('INVALID_ENCODING', `${shown}: not valid UTF-8 at byte offset ${offset} (line ${line}, bytes ${hex}); save the file as UTF-8`)
 }
+
+/** The ` at line L, column C: …` the library appends to a message (and its excerpt); the message names the place itself. */
+const LOCATION_SUFFIX = / at line \d+, column \d+:?[\s\S]*$/
 
 function position(counter: LineCounter, offset: number): string {
   const { line, col } = counter.linePos(offset)
@@ -30,7 +32,7 @@ function position(counter: LineCounter, offset: number): string {
 function syntaxError(error: YAMLError): string {
   const at = error.linePos?.[0]
   const where = at ? ` at line ${at.line}, column ${at.col}` : ''
-  const reason = error.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '')
+  const reason = error.message.replace(LOCATION_SUFFIX, '')
   return `YAML syntax error${where}: ${reason}`
 }
 
@@ -41,8 +43,6 @@ function syntaxError(error: YAMLError): string {
  * `__proto__` key.
  */
 export function parseYaml(text: string, shown: string): unknown {
-  // a BOM in text given directly (the decoder drops the one of a file)
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   const counter = new LineCounter()
   const document = parseDocument(text, { lineCounter: counter, resolveKnownTags: false })
   const [error] = document.errors
@@ -54,7 +54,7 @@ export function parseYaml(text: string, shown: string): unknown {
       throw new BootError('YAML_SYNTAX', `${shown}: ${position(counter, warning.pos[0])}: unknown YAML tag ${JSON.stringify(tag)}; `
         + 'app files take plain values (tags of the YAML core schema only: !!str, !!int, !!float, !!bool, !!null, !!seq, !!map)')
     }
-    throw new BootError('YAML_SYNTAX', `${shown}: ${position(counter, warning.pos[0])}: ${warning.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '')}`)
+    throw new BootError('YAML_SYNTAX', `${shown}: ${position(counter, warning.pos[0])}: ${warning.message.replace(LOCATION_SUFFIX, '')}`)
   }
   visit(document, {
     Pair(_, pair) {
@@ -64,6 +64,7 @@ export function parseYaml(text: string, shown: string): unknown {
       }
     },
   })
+  // an app file needs few aliases; a bound stops an alias bomb before it expands (448 bytes, 741 MB)
   try {
     return document.toJS({ maxAliasCount: MAX_ALIASES })
   } catch (error) {

@@ -13,6 +13,13 @@ export function invalidUtf8Offset(bytes: Uint8Array): number | undefined {
   return index
 }
 
+/** The 1-based line that byte `offset` of `bytes` lies on (the newlines before it, plus one). */
+export function lineAt(bytes: Uint8Array, offset: number): number {
+  let line = 1
+  for (let index = bytes.indexOf(0x0a); index >= 0 && index < offset; index = bytes.indexOf(0x0a, index + 1)) line++
+  return line
+}
+
 /** True when the only bytes of `bytes` that are not UTF-8 are the start of a character cut off at the end. */
 export function isUtf8CutAtEnd(bytes: Uint8Array): boolean {
   try {

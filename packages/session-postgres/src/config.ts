@@ -1,4 +1,4 @@
-import type { ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
 
 /** 10 s: a healthy server answers a login in milliseconds; one that accepts and never answers fails after this. */
@@ -29,7 +29,7 @@ export const PgStoreConfigSchema: Schema<ConfigInput<PgStoreConfig>, PgStoreConf
     .description('PostgreSQL schema of the tables (lower case letters, digits, "_"); created on start.'),
   applicationName: Schema.string().min(1).max(63).default('dsh-session')
     .description('application_name of the connections, as pg_stat_activity shows them.'),
-  connectTimeoutMs: Schema.natural().min(1).max(2_147_483_647).default(DEFAULT_CONNECT_TIMEOUT_MS)
+  connectTimeoutMs: Schema.natural().min(1).max(MAX_TIMER_MS).default(DEFAULT_CONNECT_TIMEOUT_MS)
     .description('How long a new connection may take to be ready (TCP, TLS, login), in ms; a server that accepts and never answers fails after it.'),
   durability: Schema.union([Schema.const('turn'), Schema.const('event')]).default('event')
     .description('turn or event: both are met, since every write batch is a committed transaction; none is not offered.'),

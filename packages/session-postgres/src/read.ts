@@ -20,8 +20,7 @@ export interface ReadOptions {
  */
 export async function* readSessionEvents(options: ReadOptions, id: string): AsyncGenerator<{ seq: number; body: unknown }> {
   const target = resolveTarget(options)
-  const schema = options.schema ?? 'dsh'
-  checkSchemaName(schema)
+  const schema = checkSchemaName(options.schema ?? 'dsh')
   const client = new pg.Client({ connectionString: target.url, application_name: 'dsh-session-reader' })
   client.on('error', () => {})
   try {

@@ -6,7 +6,7 @@ import { lockKey } from './lock-key.ts'
 export const SCHEMA_VERSION = 1
 
 /** A valid schema name: what `ident` may quote as it is (lower case letters, digits, "_", 63 at most). */
-export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
 /** `schema` when it is a valid schema name; else a one-line CONFIG error naming the value and the rule. */
 export function checkSchemaName(schema: unknown): string {

@@ -45,7 +45,7 @@ export class PgSessionStore extends SessionStoreBase {
       applicationName: config.applicationName,
       connectTimeoutMs: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       // Not logged here: the failure reaches whoever appends or flushes next (the loop ends the turn with it, or,
-      // for a connection lost while idle, warns once as it reopens the session), so a user reads it once.
+      // for a connection lost while idle, says so in one info line as it reopens the session), so a user reads it once.
       onFailure: (error) => this.logger.debug(error.message),
     }
     this.pool = new pg.Pool({

@@ -14,7 +14,7 @@ export interface EventSink {
   /** Resolves once every line written so far is durable. */
   flushed(): Promise<void>
   /** How many lines reached the storage (written, if not yet durable); absent for sinks that do not count. */
-  readonly writtenCount?: number
+  readonly writtenLines?: number
 }
 
 export interface SessionOptions {
@@ -64,7 +64,7 @@ export class Session {
    * A session whose first write failed has none (a store may start it afresh).
    */
   get stored(): boolean {
-    return this.resumed || (this.sink?.writtenCount ?? 0) > 0
+    return this.resumed || (this.sink?.writtenLines ?? 0) > 0
   }
 
   /** Seq of the last event, 0 when empty. */

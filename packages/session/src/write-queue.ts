@@ -24,12 +24,7 @@ export abstract class WriteQueue implements EventSink {
   abstract flushed(): Promise<void>
 
   /** Lines written so far (handed to the storage; durable only as `flushed` says). */
-  protected get writtenLines(): number {
-    return this.written
-  }
-
-  /** `writtenLines`, for the session (`Session.stored`). */
-  get writtenCount(): number {
+  get writtenLines(): number {
     return this.written
   }
 
