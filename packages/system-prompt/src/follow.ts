@@ -14,7 +14,8 @@ export interface LastAnswer {
 
 export interface Followed {
   inOrder: ToolSchema[]
-  sorted: ToolSchema[]
+  /** May be the last answer's own list when nothing was added (a `Prepared`'s lists are never changed). */
+  sorted: readonly ToolSchema[]
   /** The snapshots that were not in the last answer: the only names not checked before. */
   added: ToolSchema[]
 }
@@ -49,7 +50,7 @@ export function follow(last: LastAnswer, schemas: readonly unknown[], snap: (sch
   }
   const base = removed.length ? without(last.sorted, removed) : last.sorted
   if (!base) return undefined
-  return { inOrder, sorted: added.length ? inserted(base, added.sort(byName)) : [...base], added }
+  return { inOrder, sorted: added.length ? inserted(base, added.sort(byName)) : base, added }
 }
 
 /**

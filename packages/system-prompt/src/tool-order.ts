@@ -66,8 +66,9 @@ export function validateToolOrder(list: unknown): asserts list is readonly strin
 }
 
 /**
- * A validated `toolOrder`, indexed once (`ToolPatterns`, the matcher `permissions` uses too): placing N
- * tools costs O(N) map lookups and name walks, never a scan of the groups per tool.
+ * A validated `toolOrder`, indexed once. Placing N sorted tools (`arrange`) costs a binary search per entry
+ * and a counting sort, never a scan of the groups per tool; one name's placement (`placementOf`, the reason
+ * the inspector shows) asks `ToolPatterns`, the matcher `permissions` uses too.
  */
 export class ToolOrderPolicy {
   readonly names: readonly string[]
@@ -91,12 +92,6 @@ export class ToolOrderPolicy {
       else if (entry !== TOOL_ORDER_REST) this.listed.push({ name: entry, index })
     })
     this.groupRuns.sort((a, b) => a.prefix.length - b.prefix.length)
-  }
-
-  /** The list index where `name` goes (see `placementOf`), without building a record. */
-  slotOf(name: string): number {
-    const slot = this.patterns.indexOf(name)
-    return slot >= 0 ? slot : this.restIndex
   }
 
   /** Where `name` goes: its own entry beats a group; of two matching groups the longer prefix wins. */

@@ -53,14 +53,6 @@ export class ToolPatterns {
     this.groups = new PrefixIndex(prefixes)
   }
 
-  /** The index of the entry that matches `name`, or -1; no record is built. */
-  indexOf(name: string): number {
-    const exact = this.exact.get(name)
-    if (exact !== undefined) return exact
-    const group = this.groups.longest(name)
-    return group >= 0 ? this.groupIndex[group]! : -1
-  }
-
   /** The entry that matches `name`, or undefined. */
   match(name: string): ToolPatternMatch | undefined {
     const exact = this.exact.get(name)

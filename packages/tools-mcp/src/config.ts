@@ -1,7 +1,5 @@
 import Schema from 'schemastery'
 import { MAX_TIMER_MS, quote, type ConfigInput } from 'dsh-core'
-/** The largest delay `setTimeout` honours; a larger one would fire at once (dsh-core's `MAX_TIMER_MS`). */
-export const MAX_TIMEOUT_MS = MAX_TIMER_MS
 import { ToolsMcpError } from './errors.ts'
 import { SERVER_PART, legalize } from './names.ts'
 
@@ -37,7 +35,7 @@ export interface ServerSpec {
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000
 
-const timeout = (fallback: number) => Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(fallback)
+const timeout = (fallback: number) => Schema.natural().min(1).max(MAX_TIMER_MS).default(fallback)
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const
 const HTTP_KEYS = ['url', 'headers'] as const
 const COMMON_KEYS = ['startupTimeoutMs', 'callTimeoutMs', 'disabled'] as const
@@ -62,9 +60,9 @@ const ServerSchema = Schema.intersect([
 
 export const Config: Schema<ConfigInput<ToolsMcpConfig>, ToolsMcpConfig> = Schema.object({
   servers: Schema.dict(ServerSchema).default({}).description('MCP servers by name; each one\'s tools appear as mcp__<name>__<tool>.'),
-  restartDelayMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(500)
+  restartDelayMs: Schema.natural().min(1).max(MAX_TIMER_MS).default(500)
     .description('First delay before a failed or exited server is started again (ms); doubled after each failure.'),
-  maxRestartDelayMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(30_000)
+  maxRestartDelayMs: Schema.natural().min(1).max(MAX_TIMER_MS).default(30_000)
     .description('The longest delay between two attempts to start a server (ms).'),
 })
 

@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto'
 
-/** What model providers accept as a tool name. */
-export const PROVIDER_NAME = /^[a-zA-Z0-9_-]{1,64}$/
-
 const MAX_LENGTH = 64
 const HASH_LENGTH = 8
 

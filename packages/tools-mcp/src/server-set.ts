@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ExecutableTool } from 'dsh-tools'
-import { canonicalJson, quote } from 'dsh-core'
-import { MAX_TIMEOUT_MS, type ServerSpec } from './config.ts'
+import { MAX_TIMER_MS, canonicalJson, quote } from 'dsh-core'
+import type { ServerSpec } from './config.ts'
 import { McpConnection, type McpLog, type ServerEvent } from './connection.ts'
 import { ToolsMcpError, describeThrown } from './errors.ts'
 import { legalize, modelToolName } from './names.ts'
@@ -100,11 +100,6 @@ export class McpServerSet {
     this.refs.clear()
   }
 
-  /** The server and original name behind a model-facing tool name this set registered. */
-  toolRef(name: string): McpToolRef | undefined {
-    return this.refs.get(name)
-  }
-
   /** Server names, and whether each is connected now. */
   status(): { server: string; connected: boolean }[] {
     return this.connections.map((connection) => ({ server: connection.spec.name, connected: connection.connected }))
@@ -191,7 +186,7 @@ export class McpServerSet {
         name,
         description,
         parameters,
-        timeoutMs: Math.min(MAX_TIMEOUT_MS, connection.spec.callTimeoutMs + RUNTIME_MARGIN_MS),
+        timeoutMs: Math.min(MAX_TIMER_MS, connection.spec.callTimeoutMs + RUNTIME_MARGIN_MS),
         execute: async (args: Record<string, unknown>, { signal }) => {
           const result = await connection.call(tool.name, args, signal)
           if (result.isError) throw new ToolsMcpError('TOOL_ERROR', result.text)

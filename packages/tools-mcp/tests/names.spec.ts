@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { modelToolName } from '../src/index.ts'
-import { PROVIDER_NAME } from '../src/names.ts'
+import { TOOL_NAME } from 'dsh-tools'
 
 describe('model-facing tool names', () => {
   it('are mcp__<server>__<tool> when both are legal', () => {
@@ -30,7 +30,7 @@ describe('model-facing tool names', () => {
   it('always match the provider pattern and depend only on the two names', () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z0-9-]{1,20}$/), fc.string({ minLength: 1, maxLength: 120 }), (server, tool) => {
       const name = modelToolName(server, tool)
-      expect(name).toMatch(PROVIDER_NAME)
+      expect(name).toMatch(TOOL_NAME)
       expect(name.startsWith(`mcp__${server}__`) || name.length === 64).toBe(true)
       expect(modelToolName(server, tool)).toBe(name)
     }))

@@ -7,13 +7,10 @@ import type { ExecutableTool, ToolAnnotations, ToolEntry } from './types.ts'
 /** The tool names model providers accept (OpenAI and Anthropic agree on this pattern). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
-/** The largest delay `setTimeout` honours; a larger one fires at once (dsh-core's `MAX_TIMER_MS`). */
-export const MAX_TIMEOUT_MS = MAX_TIMER_MS
-
 /** Checks a timeout in milliseconds: a positive integer that `setTimeout` can represent. */
 export function checkTimeout(value: unknown, where: string, code: 'INVALID_TOOL' | 'INVALID_CONFIG'): asserts value is number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
-    throw new ToolError(code, `${where} must be an integer number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${describeValue(value)}`)
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new ToolError(code, `${where} must be an integer number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
   }
 }
 

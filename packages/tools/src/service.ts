@@ -1,8 +1,8 @@
-import { messageOf, listNames, describeValue, rawService, type ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, messageOf, listNames, describeValue, rawService, type ConfigInput } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { ValidatorPool } from './arguments.ts'
-import { MAX_TIMEOUT_MS, checkTimeout, prepareTool } from './definition.ts'
+import { checkTimeout, prepareTool } from './definition.ts'
 import { ToolError } from './errors.ts'
 import { Origins, type ToolOrigin } from './origin.ts'
 import { PluginOwnership } from './ownership.ts'
@@ -31,7 +31,7 @@ export interface ToolRuntimeConfig {
 export class ToolRuntime extends Service {
   static inject = ['systemPrompt']
   static Config: Schema<ConfigInput<ToolRuntimeConfig>, ToolRuntimeConfig> = Schema.object({
-    timeoutMs: Schema.natural().min(1).max(MAX_TIMEOUT_MS).default(30_000)
+    timeoutMs: Schema.natural().min(1).max(MAX_TIMER_MS).default(30_000)
       .description('How long a tool call may run before it fails as timed out (ms); a tool may set its own.'),
   })
 
