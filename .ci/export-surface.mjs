@@ -10,35 +10,24 @@ import { builtPackages } from './ensure-build.mjs'
 
 const SOURCE_DIRS = ['src', 'tests', 'testing', 'bin']
 
-function sourceFiles(folder) {
+/** The TypeScript and JavaScript files (not declarations) under each existing folder of `dirs`, outside build output and node_modules. */
+function codeFiles(dirs) {
   const out = []
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'dist') continue
+      if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'out') continue
       const path = join(dir, entry.name)
       if (entry.isDirectory()) walk(path)
       else if (/\.(m?ts|m?js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path)
     }
   }
-  for (const sub of SOURCE_DIRS) if (existsSync(join(folder, sub))) walk(join(folder, sub))
+  for (const dir of dirs) if (existsSync(dir)) walk(dir)
   return out
 }
 
-/** Files under examples/ (its own tests and the host app), outside node_modules. */
-function exampleFiles(folder) {
-  if (!existsSync(folder)) return []
-  const out = []
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'out') continue
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else if (/\.(m?ts|m?js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path)
-    }
-  }
-  walk(folder)
-  return out
-}
+const sourceFiles = (folder) => codeFiles(SOURCE_DIRS.map((sub) => join(folder, sub)))
+/** Files under examples/ (its own tests and the host app). */
+const exampleFiles = (folder) => codeFiles([folder])
 
 /** The `source` file of each entry of a package's `exports` map, by subpath (`.`, `./http`, …). */
 function entryPoints(folder, manifest) {

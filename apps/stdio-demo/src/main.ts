@@ -16,13 +16,13 @@ const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 runMain(async (stopWith) => {
   const invocation = parseInvocation(process.argv.slice(2))
   if ('print' in invocation) return void process.stdout.write(invocation.print)
-  if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error.trimEnd())
+  if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error)
   const file = invocation.file ?? DEFAULT_FILE
 
   const interactive = process.stdin.isTTY === true && !invocation.list
   // The terminal front end (line editing, paste, the permission prompt) is loaded only on a terminal, while the
-  // app starts; piped input never needs it.
-  const repl = process.stdin.isTTY ? import('./repl.ts') : undefined
+  // app starts; piped input and --sessions never need it.
+  const repl = interactive ? import('./repl.ts') : undefined
   // on a terminal, log lines and MCP server notices go between turns, never over the prompt
   const between = interactive ? new BetweenTurns((text) => process.stderr.write(text)) : undefined
   // Ctrl-C while it starts: the app stops (runMain), and nothing more is printed but the line end

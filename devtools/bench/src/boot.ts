@@ -11,6 +11,9 @@ const ROUNDS = 5
 /** Upper bounds for the keys of this module. */
 export const targets = { boot_stdio_over_deps_import: 2, first_answer_over_node: 3 }
 
+/** The middle value of `values` (the upper one of an even count). */
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!
+
 /** Alternated rounds of the first-answer figure (after one warm-up round): under load it moves a lot. */
 const FIRST_ANSWER_ROUNDS = 15
 
@@ -30,7 +33,6 @@ async function firstAnswer(dir: string): Promise<Record<string, number>> {
     node.push(a)
     demo.push(b)
   }
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!
   return {
     first_answer_ms: round(median(demo), 1),
     first_answer_node_ms: round(median(node), 1),
@@ -105,9 +107,9 @@ export async function run(): Promise<Record<string, number>> {
   const deps: number[] = []
   const demo: number[] = []
   let count = 0
-  const first: Record<string, number> = {}
+  let first: Record<string, number> = {}
   try {
-    Object.assign(first, await firstAnswer(dir))
+    first = await firstAnswer(dir)
     const urls = await runtimeDependencies(dir, app)
     count = urls.length
     const importDeps = ['--input-type=module', '-e', urls.map((url) => `import ${JSON.stringify(url)}`).join('\n')]
@@ -123,7 +125,6 @@ export async function run(): Promise<Record<string, number>> {
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]
   return {
     ...first,
     boot_stdio_ms: round(median(demo), 1),

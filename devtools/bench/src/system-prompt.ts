@@ -48,11 +48,16 @@ async function viaRuntime(tools: ToolSchema[], toolOrder?: string[]) {
   return { prompt: rawService(ctx.systemPrompt), toggle }
 }
 
-/** A provider that builds new schema objects (parameters included) on every call, as a bridge mapping its tools each time does. */
+/** A provider's answer built anew on every call, parameters included, as a bridge mapping its tools each time does. */
+export const freshSchemas = (tools: readonly ToolSchema[]) => (): { schemas: ToolSchema[] } => ({
+  schemas: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) })),
+})
+
+/** dsh-system-prompt with a provider that builds new schema objects on every call (`freshSchemas`). */
 async function freshObjects(tools: ToolSchema[]) {
   const ctx = new Context()
   await ctx.plugin(SystemPrompt, {} as any)
-  const provide = () => ({ schemas: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) })) })
+  const provide = freshSchemas(tools)
   await ctx.plugin({ name: 'bench-bridge', inject: ['systemPrompt'], apply: (ctx: Context) => { ctx.systemPrompt.tools(provide) } })
   return rawService(ctx.systemPrompt)
 }
@@ -98,7 +103,7 @@ export async function run(): Promise<Record<string, number>> {
     fns[`cold_grouped_${n}`] = async () => { await grouped.toggle(); return grouped.prompt.assemble() }
     if (n === 1000) {
       const fresh = await freshObjects(tools)
-      const objects = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: JSON.parse(JSON.stringify(tool.parameters)) }))
+      const objects = freshSchemas(tools)().schemas
       fns.fresh_1000 = () => fresh.assemble()
       // The floor: what any harness must do with N new objects — build them, copy each, sort them by code units.
       fns.floor_1000 = () => objects.map((tool) => ({ ...tool, parameters: JSON.parse(JSON.stringify(tool.parameters)) })).map((tool) => ({ ...tool })).sort((a, b) => compareCodeUnits(a.name, b.name))

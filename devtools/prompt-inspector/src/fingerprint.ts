@@ -2,7 +2,7 @@ import type { RequestHeader } from 'dsh-session'
 import { sha256 } from 'dsh-system-prompt'
 
 /** The header exactly as the agent loop logs it in a `request/header` event: `{ model, system, tools }`. */
-export function serializeHeader(header: RequestHeader): string {
+function serializeHeader(header: RequestHeader): string {
   return JSON.stringify({ model: header.model, system: header.system, tools: header.tools })
 }
 

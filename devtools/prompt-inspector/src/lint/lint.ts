@@ -13,7 +13,7 @@ export interface LintOptions {
 }
 
 /** Bytes per token for the length estimate; real tokenizers differ, so a prefix near the line is a guess. */
-export const BYTES_PER_TOKEN = 4
+const BYTES_PER_TOKEN = 4
 
 /**
  * Boots the app file twice (one after the other), assembles twice in the first boot and once in the
