@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { writeApp } from './setup.ts'
-import { hasScript, openTerminal } from './terminal.ts'
+import { describeOnTerminal, openTerminal } from './terminal.ts'
 
 /** The demo on the offline model with the prompt-cache detector told the route's cache lives `ttlMs`. */
 const app = (ttlMs: number, extra = '') => writeApp(`
@@ -12,7 +12,7 @@ const app = (ttlMs: number, extra = '') => writeApp(`
   config: { ttlMs: ${ttlMs}${extra} }
 `)
 
-describe.skipIf(!hasScript)('the REPL says when the prompt cache has gone cold', () => {
+describeOnTerminal('the REPL says when the prompt cache has gone cold', () => {
   it('prints one line once the session sat idle past the TTL, and keeps the half-typed line', { timeout: 20_000 }, async () => {
     const { file } = await app(2000)
     const { screen, until, type, exited } = openTerminal([file], { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' })

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appYaml, headers, run, sessionEvents, tempDir, writeApp } from './setup.ts'
-import { hasScript, openTerminal } from './terminal.ts'
+import { describeOnTerminal, openTerminal } from './terminal.ts'
 
 const TOOLS = [{ name: 'get_time', result: 'noon' }, { name: 'list_dir', result: 'a b' }]
 const ASK = { permissions: { default: 'ask' } }
@@ -16,7 +16,7 @@ const decisions = (events: { type: string; data: any }[]) =>
 /** The bin of @modelcontextprotocol/server-filesystem, installed for these tests. */
 const FILESYSTEM_SERVER = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js')
 
-describe.skipIf(!hasScript)('permissions in the REPL (a pseudo-terminal)', () => {
+describeOnTerminal('permissions in the REPL (a pseudo-terminal)', () => {
   it('asks once per call: once, always for this session, deny; Ctrl-C while asking cancels the turn; --continue remembers "always"',
     { timeout: 40_000 }, async () => {
       const { file, sessions } = await writeApp(appYaml(ASK, TOOLS))
@@ -95,7 +95,7 @@ describe.skipIf(!hasScript)('permissions in the REPL (a pseudo-terminal)', () =>
     })
 })
 
-describe.skipIf(!hasScript)('the shipped cordis.yml on a terminal', () => {
+describeOnTerminal('the shipped cordis.yml on a terminal', () => {
   it('runs get_time unasked and asks before read_file', { timeout: 30_000 }, async () => {
     const cwd = await tempDir()
     const { until, type, exited } = openTerminal([], { TERM: 'dumb' }, '', cwd)

@@ -1,16 +1,16 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { testServer } from '../../../packages/tools-mcp/src/testing.ts'
 import { run, sessionEvents, writeApp } from './setup.ts'
-import { hasScript, openTerminal } from './terminal.ts'
+import { describeOnTerminal, openTerminal } from './terminal.ts'
 
 // dsh-tools-mcp by its built file: the stdio demo does not depend on the package
 const TOOLS_MCP = fileURLToPath(new URL('../../../packages/tools-mcp/dist/index.js', import.meta.url))
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-describe.skipIf(!hasScript)('the REPL shows what happened', () => {
+describeOnTerminal('the REPL shows what happened', () => {
   it('--continue prints the session id, its turn count and the last exchange before the first prompt', { timeout: 30_000 }, async () => {
     const { file, sessions } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }\n')
     expect(await run([file], 'first question\nthe last question\n')).toMatchObject({ code: 0 })
