@@ -16,14 +16,21 @@ const TTL_MS: Record<string, number> = { '30m': 30 * 60_000, '12h': 12 * 60 * 60
  * OpenAI's explicit cache (`prompt_cache_options.mode: 'explicit'`): only the prefix up to each breakpoint is
  * written, per token (a breakpoint is not rounded to a block), from `minimum` tokens; a read takes the longest
  * prefix of the request that ends where one of the conversation's latest 80 breakpoints ended and has not
- * expired; a hit starts its lifetime again. Writes are what the request adds beyond what it read.
+ * expired; a hit starts its lifetime again. Writes are what the request adds beyond what it read. A
+ * breakpoint marks the end of a message's content part, never a tool declaration, so the most these rules
+ * can serve of a prefix is up to the last message block within it: a prefix that ends among the tools
+ * (a tool joined) cannot be served at all.
  */
 export function openaiBreakpoints(minimum: number): ProviderCache {
   // insertion order is recency: a written breakpoint moves to the end, the oldest beyond 80 are dropped
   const entries = new Map<string, { expires: number; ttl: number }>()
   const tokensAt = (chars: number) => Math.floor(chars / CHARS_PER_TOKEN)
   return {
-    servable: (chars) => tokensAt(chars) >= minimum ? tokensAt(chars) : 0,
+    servable(chars, prompt) {
+      const toolsEnd = prompt?.tools.at(-1)?.end ?? 0
+      const end = prompt ? prompt.blockEnds.findLast((blockEnd) => blockEnd <= chars && blockEnd > toolsEnd) ?? 0 : chars
+      return tokensAt(end) >= minimum ? tokensAt(end) : 0
+    },
     lookupAndStore(prompt: RenderedPrompt, now: number) {
       const chain = chainOf(prompt)
       let cached = 0
