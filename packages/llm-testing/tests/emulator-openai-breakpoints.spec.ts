@@ -128,3 +128,20 @@ describe('the emulator follows OpenAI\'s explicit breakpoints on /openai (prompt
     expect(served.problems.join('\n')).toContain('prompt_cache_breakpoint on the dashscope route')
   })
 })
+
+describe('the ideal under OpenAI\'s explicit breakpoints', () => {
+  it('ends at a message block: a prefix that ends among the tools (a tool joined) is nothing it can serve', async () => {
+    const { post } = await emulator()
+    const tool = (name: string) => ({ type: 'function', function: { name, description: `the ${name} tool ${'text '.repeat(1200)}`, parameters: { type: 'object' } } })
+    const withTools = (names: string[], count: number, options: object = EXPLICIT) => ({ ...conversation(count), tools: names.map(tool), ...options })
+    await post(withTools(['a'], 0))
+    const next = (await post(withTools(['a'], 1))).entry!
+    expect(next.idealTokens).toBe(next.cachedTokens)
+    expect(next.idealTokens).toBeGreaterThan(1024)
+    const joined = (await post(withTools(['a', 'b'], 2))).entry!
+    expect(joined).toMatchObject({ idealTokens: 0, cachedTokens: 0 })
+    // the automatic cache serves the tools they share
+    await post(withTools(['a'], 0, { prompt_cache_options: undefined }))
+    expect((await post(withTools(['a', 'b'], 1, { prompt_cache_options: undefined }))).entry!.idealTokens).toBeGreaterThan(1024)
+  })
+})
