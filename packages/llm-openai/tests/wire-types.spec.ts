@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { refusedTogether, wireTypeCases } from 'dsh-llm-testing'
-import { expect, it } from 'vitest'
+import { wireTypeCases } from 'dsh-llm-testing'
 import { chatWireBody, createOpenAIAdapter } from '../src/index.ts'
 
 const BASE = 'http://127.0.0.1:9/v1'
@@ -29,9 +28,4 @@ wireTypeCases({
     baseURL: BASE, provider, models: [{ id: request.model, ...mode && { toolUpdate: mode }, ...provider === 'openai' && { cacheTtl: request.model === BREAKPOINT_MODEL ? '30m' : '24h' } }],
   }, request).body,
   defaultMode: (provider) => (createOpenAIAdapter({ baseURL: BASE, provider, models: ['test-model'] }).toolUpdate as (model: string) => 'none')('test-model'),
-})
-
-it('names the deprecated retention beside prompt_cache_options as a pair OpenAI refuses', () => {
-  expect(refusedTogether({ prompt_cache_retention: '24h', prompt_cache_options: { mode: 'explicit' } })).toEqual(['prompt_cache_retention + prompt_cache_options'])
-  expect(refusedTogether({ prompt_cache_retention: '24h', prompt_cache_key: 'k' })).toEqual([])
 })

@@ -8,7 +8,6 @@ export {
   resolveProfile, toolUpdateRefusal, type CacheFacts, type CacheMechanism, type CacheTtl,
   type ModelCachePolicy, type ProfileSource, type ProviderId, type ProviderProfile,
 } from './profiles/index.ts'
-export { OPENAI_BREAKPOINTS, isGpt56OrLater, type ModelBreakpointFacts } from './profiles/index.ts'
 export { projectToolUpdates, toolNoticeText, type ProjectedMessage, type ToolDeclaration, type ToolProjection } from './projection.ts'
 export { AdapterPlugin } from './adapter-plugin.ts'
 export { LlmRuntime as default } from './runtime.ts'

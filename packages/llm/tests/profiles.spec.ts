@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PROFILES, PROVIDER_IDS, cachePolicy, isGpt56OrLater, providerOfEndpoint, toolUpdateRefusal } from '../src/index.ts'
+import { PROFILES, PROVIDER_IDS, cachePolicy, providerOfEndpoint, toolUpdateRefusal } from '../src/index.ts'
+import { isGpt56OrLater } from '../src/profiles/model-breakpoints.ts'
 import { fakeAdapter, setup } from './setup.ts'
 
 describe('provider profiles', () => {

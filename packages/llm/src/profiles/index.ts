@@ -1,4 +1,3 @@
 export { PROFILES, PROVIDER_IDS } from './catalog.ts'
-export { OPENAI_BREAKPOINTS, isGpt56OrLater, type ModelBreakpointFacts } from './model-breakpoints.ts'
 export { cachePolicy, defaultCachePolicy, isProviderId, providerOfEndpoint, resolveProfile, toolUpdateRefusal } from './resolve.ts'
 export type { CacheFacts, CacheMechanism, CacheTtl, ModelCachePolicy, ProfileSource, ProviderId, ProviderProfile } from './types.ts'
