@@ -83,4 +83,21 @@ describe('hostile app files, through the executable', () => {
       + "but the anthropic profile does not accept it: Anthropic's Messages API takes user and assistant messages only: it has no tool_addition blocks "
       + 'and no system-role messages; valid: none, append\n')
   })
+
+  it('refuses at boot a cache lifetime an OpenAI breakpoint model does not take, and a cacheBreakpoints that is no boolean', async () => {
+    const entry = (model: string) => `- { id: oai, name: dsh-llm-openai, config: { baseURL: "https://api.openai.com/v1", apiKeyEnv: DSH_TEST_UNSET_OPENAI_KEY, models: [${model}] } }`
+    const boot = async (model: string) => {
+      const { file } = await writeApp(['- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: gpt-5.6 } }', entry(model)].join('\n') + '\n')
+      return { file, result: await run([file], 'hello\n') }
+    }
+    const ttl = await boot('{ id: gpt-5.6, cacheTtl: 24h }')
+    expect(ttl.result).toMatchObject({ code: 1, stdout: '' })
+    expect(ttl.result.stderr).toBe(`${ttl.file}: entry "oai" (dsh-llm-openai): failed to start: dsh-llm-openai: model "gpt-5.6" has cacheTtl "24h", `
+      + "which is not a lifetime of the openai profile's breakpoint models (GPT-5.6 and later); valid: 30m\n")
+    const flag = await boot('{ id: gpt-5.6, cacheBreakpoints: sometimes }')
+    expect(flag.result).toMatchObject({ code: 1, stdout: '' })
+    expect(flag.result.stderr).toBe(`${flag.file}: entry "oai" (dsh-llm-openai): invalid config: $.models[0] expected string | { id: string, `
+      + 'provider?: "anthropic" | "openai" | "deepseek" | "dashscope" | "generic", toolUpdate?: "none" | "append" | "addition-only" | "in-history", '
+      + 'contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+  })
 })

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto'
 import type { GenerateOptions } from 'dsh-llm'
 import type { HttpModel } from 'dsh-llm/http'
+import { markBreakpoints, promptCacheOptions } from './breakpoints.ts'
 import type { PromptCacheKeyMode } from './config.ts'
 import type { ChatRequest, DashScopeMarkedMessage, DashScopeTextPart } from './request.ts'
 
 /**
  * Adds what a Chat Completions body needs for its provider's cache, by the model's profile; a pure function
  * of its arguments, so a request rebuilt from the session log gives the same bytes.
- * - openai: `prompt_cache_key` (unless `off`), and `prompt_cache_retention` when the entry names a `cacheTtl`;
+ * - openai: `prompt_cache_key` (unless `off`); on a breakpoint model (GPT-5.6 and later, or `cacheBreakpoints:
+ *   true`) explicit breakpoints and `prompt_cache_options` (`markBreakpoints`), never `prompt_cache_retention`;
+ *   on any other model `prompt_cache_retention` when the entry names a `cacheTtl` (`in-memory` is sent as
+ *   the API spells it, `in_memory`);
  * - dashscope: `cache_control` on the system message and on the newest message;
  * - deepseek and generic: nothing (their caches are automatic and take no such fields).
  */
@@ -15,7 +19,11 @@ export function planChatCaching(body: ChatRequest, options: GenerateOptions, mod
   switch (model?.profile.id) {
     case 'openai': {
       const key = promptCacheKey(options, keys)
-      const retention = model.cacheTtl === 'in-memory' || model.cacheTtl === '24h' ? model.cacheTtl : undefined
+      if (model.cache.explicitBreakpoints) {
+        const cacheOptions = promptCacheOptions(model.cacheTtl)
+        return { ...body, messages: markBreakpoints(body.messages), ...key !== undefined && { prompt_cache_key: key }, prompt_cache_options: cacheOptions }
+      }
+      const retention = RETENTION[model.cacheTtl ?? '']
       return { ...body, ...key !== undefined && { prompt_cache_key: key }, ...retention && { prompt_cache_retention: retention } }
     }
     case 'dashscope':
@@ -40,6 +48,9 @@ export function promptCacheKey(options: GenerateOptions, mode: PromptCacheKeyMod
   }
   return `dsh-${hash.digest('hex').slice(0, 32)}`
 }
+
+/** `prompt_cache_retention` by the entry's `cacheTtl` (models before GPT-5.6). */
+const RETENTION: Readonly<Record<string, 'in_memory' | '24h'>> = { 'in-memory': 'in_memory', '24h': '24h' }
 
 const MARK: DashScopeTextPart['cache_control'] = { type: 'ephemeral' }
 

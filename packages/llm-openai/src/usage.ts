@@ -5,7 +5,7 @@ import { normalizeUsage, usageFromDashScope, type ProviderProfile } from 'dsh-ll
 export interface WireUsage {
   prompt_tokens?: number | null
   completion_tokens?: number | null
-  prompt_tokens_details?: { cached_tokens?: number | null; cache_creation_input_tokens?: number | null } | null
+  prompt_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null; cache_creation_input_tokens?: number | null } | null
   prompt_cache_hit_tokens?: number | null
   prompt_cache_miss_tokens?: number | null
 }
@@ -13,7 +13,8 @@ export interface WireUsage {
 /**
  * Normalizes a Chat Completions usage record. Cache reads come from OpenAI's
  * `prompt_tokens_details.cached_tokens` or DeepSeek's `prompt_cache_hit_tokens`; input is
- * `prompt_tokens`, or hit + miss when a server reports only those. Cache writes come from DashScope's
+ * `prompt_tokens`, or hit + miss when a server reports only those. Cache writes come from OpenAI's
+ * `prompt_tokens_details.cache_write_tokens` (GPT-5.6 and later) or DashScope's
  * `prompt_tokens_details.cache_creation_input_tokens` (explicit cache); other servers report none.
  */
 export function toUsage(wire: WireUsage): Usage {
@@ -25,7 +26,7 @@ export function toUsage(wire: WireUsage): Usage {
     inputTokens: input ?? 0,
     outputTokens: count(wire.completion_tokens) ?? 0,
     cacheReadTokens: cached ?? 0,
-    cacheWriteTokens: count(wire.prompt_tokens_details?.cache_creation_input_tokens) ?? 0,
+    cacheWriteTokens: count(wire.prompt_tokens_details?.cache_write_tokens) ?? count(wire.prompt_tokens_details?.cache_creation_input_tokens) ?? 0,
   })
 }
 

@@ -100,3 +100,75 @@ describe('the key on the wire', () => {
     expect(JSON.parse(h.server.requests[0]!.body).prompt_cache_key).toBe(promptCacheKey(sampleRequest(), 'prefix'))
   })
 })
+
+describe('explicit breakpoints on GPT-5.6 and later', () => {
+  const on = (entry: object): Partial<OpenAIConfig> => ({ ...OPENAI, models: [{ id: 'gpt-5.6', ...entry }] as OpenAIConfig['models'] })
+  const request = (model = 'gpt-5.6') => sampleRequest({ model, messages: [{ role: 'user', text: 'one' }, { role: 'assistant', text: 'x', toolCalls: [] }, { role: 'user', text: 'two' }] })
+  const breakpoint = { mode: 'explicit' }
+
+  it('marks the end of the stable prefix and the newest message, and asks for mode explicit without the deprecated retention', () => {
+    const wire = body(request(), on({}))
+    expect(wire.messages).toEqual([
+      { role: 'system', content: [{ type: 'text', text: 'You are a test.', prompt_cache_breakpoint: breakpoint }] },
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'x' },
+      { role: 'user', content: [{ type: 'text', text: 'two', prompt_cache_breakpoint: breakpoint }] },
+    ])
+    expect(wire.prompt_cache_options).toEqual({ mode: 'explicit' })
+    expect(wire.prompt_cache_key).toBe(promptCacheKey(request(), 'prefix'))
+    expect('prompt_cache_retention' in wire).toBe(false)
+  })
+
+  it('sends cacheTtl 30m as prompt_cache_options.ttl and refuses the retention lifetimes in one line', () => {
+    expect(body(request(), on({ cacheTtl: '30m' })).prompt_cache_options).toEqual({ mode: 'explicit', ttl: '30m' })
+    expect(() => chatWireBody(on({ cacheTtl: '24h' }), request())).toThrow(
+      'dsh-llm-openai: model "gpt-5.6" has cacheTtl "24h", which is not a lifetime of the openai profile\'s breakpoint models (GPT-5.6 and later); valid: 30m',
+    )
+    expect(() => chatWireBody({ ...OPENAI, models: [{ id: 'gpt-5.5', cacheTtl: '30m' }] }, request('gpt-5.5'))).toThrow(
+      'dsh-llm-openai: model "gpt-5.5" has cacheTtl "30m", which is not a lifetime of the openai profile; valid: in-memory, 24h',
+    )
+  })
+
+  it('marks a tool result when it is the newest message, and later GPT models too', () => {
+    const wire = body(sampleRequest({ model: 'gpt-6-mini', messages: [
+      { role: 'user', text: 'read' },
+      { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'read', arguments: {} }] },
+      { role: 'tool', id: 'c1', name: 'read', output: 'done', isError: false },
+    ] }), { ...OPENAI, models: ['gpt-6-mini'] })
+    expect(wire.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'done', prompt_cache_breakpoint: breakpoint }] })
+  })
+
+  it('leaves older models as they were: no breakpoint, retention spelled as the API takes it', () => {
+    for (const model of ['gpt-5.5', 'gpt-4o', 'gpt-5']) {
+      const text = JSON.stringify(body(request(model), { ...OPENAI, models: [model] }))
+      expect(text).not.toMatch(/prompt_cache_breakpoint|prompt_cache_options/)
+    }
+    expect(body(request('gpt-5.5'), { ...OPENAI, models: [{ id: 'gpt-5.5', cacheTtl: 'in-memory' }] }).prompt_cache_retention).toBe('in_memory')
+  })
+
+  it('follows the entry\'s cacheBreakpoints over the model id', () => {
+    expect(body(request('gpt-4o'), { ...OPENAI, models: [{ id: 'gpt-4o', cacheBreakpoints: true }] }).prompt_cache_options).toEqual({ mode: 'explicit' })
+    expect('prompt_cache_options' in body(request(), on({ cacheBreakpoints: false }))).toBe(false)
+  })
+
+  it('refuses a cacheBreakpoints that is no boolean, or on a profile without per-model breakpoints', () => {
+    expect(() => chatWireBody(on({ cacheBreakpoints: 'yes' }), request())).toThrow(
+      'dsh-llm-openai: model "gpt-5.6" has cacheBreakpoints "yes"; it must be true or false',
+    )
+    expect(() => chatWireBody({ baseURL: 'https://api.deepseek.com', models: [{ id: 'gpt-5.6', cacheBreakpoints: true }] }, request())).toThrow(
+      'dsh-llm-openai: model "gpt-5.6" has cacheBreakpoints true, but the deepseek profile has no per-model breakpoints; only entries on the openai profile take the key',
+    )
+  })
+
+  it('builds the same bytes from the same request', () => {
+    expect(JSON.stringify(body(request(), on({ cacheTtl: '30m' })))).toBe(JSON.stringify(body(request(), on({ cacheTtl: '30m' }))))
+  })
+
+  it('reads prompt_tokens_details.cache_write_tokens into cacheWriteTokens', async () => {
+    const usage = { prompt_tokens: 3000, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 2048, cache_write_tokens: 900 } }
+    const h = await setup((_, res) => sendStream(res, textReply('ok', usage)), { provider: 'openai' })
+    const events = await drainStream(h.ctx, sampleRequest())
+    await h.teardown()
+    expect(events.find((event) => event.type === 'usage')).toMatchObject({ usage: { inputTokens: 3000, cacheReadTokens: 2048, cacheWriteTokens: 900 } })
+  })
+})

@@ -3,6 +3,8 @@ import { wireTypeCases } from 'dsh-llm-testing'
 import { chatWireBody, createOpenAIAdapter } from '../src/index.ts'
 
 const BASE = 'http://127.0.0.1:9/v1'
+/** A model that takes explicit breakpoints (GPT-5.6 and later). */
+const BREAKPOINT_MODEL = 'gpt-5.6'
 
 wireTypeCases({
   adapter: 'dsh-llm-openai',
@@ -13,13 +15,17 @@ wireTypeCases({
   ],
   routes: [
     { provider: 'openai', typeName: 'ChatCompletionCreateParamsStreaming', allowed: ['prompt_cache_key', 'prompt_cache_retention'] },
+    {
+      provider: 'openai', name: 'openaiBreakpoints', model: BREAKPOINT_MODEL, typeName: 'ChatCompletionCreateParamsStreaming',
+      allowed: ['prompt_cache_key', 'prompt_cache_options', 'prompt_cache_breakpoint'],
+    },
     { provider: 'deepseek', typeName: 'DeepSeekChatParams', allowed: ['defer_loading', 'tool_addition', 'tool_removal'] },
     { provider: 'dashscope', typeName: 'DashScopeChatParams', allowed: ['cache_control'] },
     { provider: 'generic', typeName: 'ChatCompletionCreateParamsStreaming', allowed: [] },
   ],
-  // the openai entries ask for a 24-hour retention, so that field is exercised too
+  // the openai entries ask for a lifetime (24-hour retention; 30m on the breakpoint model), so that field is exercised too
   body: (provider, mode, request) => chatWireBody({
-    baseURL: BASE, provider, models: [{ id: request.model, ...mode && { toolUpdate: mode }, ...provider === 'openai' && { cacheTtl: '24h' } }],
+    baseURL: BASE, provider, models: [{ id: request.model, ...mode && { toolUpdate: mode }, ...provider === 'openai' && { cacheTtl: request.model === BREAKPOINT_MODEL ? '30m' : '24h' } }],
   }, request).body,
   defaultMode: (provider) => (createOpenAIAdapter({ baseURL: BASE, provider, models: ['test-model'] }).toolUpdate as (model: string) => 'none')('test-model'),
 })

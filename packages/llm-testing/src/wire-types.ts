@@ -1,16 +1,24 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { GenerateOptions, ProviderId, ProviderProfile, ToolUpdateMode } from 'dsh-llm'
+import type { GenerateOptions, ProviderId, ToolUpdateMode } from 'dsh-llm'
 import { PROFILES } from 'dsh-llm'
 import { scenariosFor } from './wire-scenarios.ts'
 
 /** Fields and block types one provider documents and another does not. */
-export const PROVIDER_ONLY = ['cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'defer_loading', 'tool_addition', 'tool_removal'] as const
+export const PROVIDER_ONLY = [
+  'cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'prompt_cache_options', 'prompt_cache_breakpoint', 'defer_loading', 'tool_addition', 'tool_removal',
+] as const
+/** Fields no body may carry together: OpenAI refuses the deprecated retention beside `prompt_cache_options`. */
+const EXCLUSIVE: readonly (readonly [ProviderOnly, ProviderOnly])[] = [['prompt_cache_retention', 'prompt_cache_options']]
 export type ProviderOnly = typeof PROVIDER_ONLY[number]
 
 /** One profile an adapter serves, the request type its bodies must satisfy, and the provider-only fields its docs have. */
 export interface WireTypeRoute {
   provider: ProviderId
+  /** The list's name in the generated file; default `provider` (a second route of one profile needs its own). */
+  name?: string
+  /** The model id of its scenarios; default `test-model` (a route of models the profile treats apart names one). */
+  model?: string
   /** The type name the generated file checks this profile's bodies against (imported by `imports`). */
   typeName: string
   /** The provider-only fields its bodies may carry; each must appear in at least one of them. */
@@ -47,10 +55,17 @@ export function providerOnlyFields(value: unknown, found = new Set<ProviderOnly>
   return found
 }
 
+/** The pairs of provider-only fields `body` carries together that its provider refuses together. */
+export function refusedTogether(body: unknown): string[] {
+  const fields = providerOnlyFields(body)
+  return EXCLUSIVE.filter(([one, other]) => fields.has(one) && fields.has(other)).map((pair) => pair.join(' + '))
+}
+
 /** The bodies of every scenario on one route: all of them under the default mode, the tool changes under every other mode the profile takes. */
-function routeBodies(spec: WireTypeSpec, profile: ProviderProfile): { name: string; body: unknown }[] {
+function routeBodies(spec: WireTypeSpec, route: WireTypeRoute): { name: string; body: unknown }[] {
+  const profile = PROFILES[route.provider]
   const fallback = spec.defaultMode(profile.id)
-  return profile.toolUpdates.flatMap((mode) => scenariosFor(MODEL, mode, mode === fallback)
+  return profile.toolUpdates.flatMap((mode) => scenariosFor(route.model ?? MODEL, mode, mode === fallback)
     .map((scenario) => ({ name: scenario.name, body: spec.body(profile.id, mode, scenario.request) })))
 }
 
@@ -62,8 +77,8 @@ function render(spec: WireTypeSpec): string {
     '',
   ]
   for (const route of spec.routes) {
-    lines.push(`export const ${route.provider} = [`)
-    for (const { name, body } of routeBodies(spec, PROFILES[route.provider])) lines.push(`  // ${name}`, `  ${JSON.stringify(body)},`)
+    lines.push(`export const ${route.name ?? route.provider} = [`)
+    for (const { name, body } of routeBodies(spec, route)) lines.push(`  // ${name}`, `  ${JSON.stringify(body)},`)
     lines.push(`] satisfies ${route.typeName}[]`, '')
   }
   return lines.join('\n')
@@ -86,12 +101,14 @@ export function wireTypeCases(spec: WireTypeSpec): void {
     })
 
     for (const route of spec.routes) {
-      it(`carry on the ${route.provider} profile only the provider-only fields its docs have (${route.allowed.join(', ') || 'none'})`, () => {
+      const where = route.model ? `${route.provider} profile's ${route.model}` : `${route.provider} profile`
+      it(`carry on the ${where} only the provider-only fields its docs have (${route.allowed.join(', ') || 'none'})`, () => {
         const seen = new Set<ProviderOnly>()
-        for (const { name, body } of routeBodies(spec, PROFILES[route.provider])) {
+        for (const { name, body } of routeBodies(spec, route)) {
           const fields = providerOnlyFields(body)
           const stray = [...fields].filter((field) => !route.allowed.includes(field))
           expect(stray, `${route.provider}, ${name}`).toEqual([])
+          expect(refusedTogether(body), `${route.provider}, ${name}: fields the provider refuses together`).toEqual([])
           for (const field of fields) seen.add(field)
         }
         expect([...seen].sort()).toEqual([...route.allowed].sort())

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PROFILES, PROVIDER_IDS, cachePolicy, providerOfEndpoint, toolUpdateRefusal } from '../src/index.ts'
+import { isGpt56OrLater } from '../src/profiles/model-breakpoints.ts'
 import { fakeAdapter, setup } from './setup.ts'
 
 describe('provider profiles', () => {
@@ -39,6 +40,17 @@ describe('provider profiles', () => {
     expect(cachePolicy(PROFILES.openai, 'gpt-4o')).toMatchObject({ ttl: { name: 'in-memory' }, minimumTokens: 1024 })
     expect(cachePolicy(PROFILES.openai, 'gpt-4o', '24h').ttl).toEqual({ name: '24h', seconds: 86_400, refreshedOnHit: true })
     expect(() => cachePolicy(PROFILES.generic, 'm', '5m')).toThrow('cacheTtl "5m", which is not a lifetime of the generic profile')
+  })
+
+  it('knows the openai models that take explicit breakpoints: GPT-5.6 and later, unless the entry says otherwise', () => {
+    const taking = ['gpt-5.6', 'gpt-5.6-mini', 'gpt-5.10', 'gpt-6', 'gpt-6.1-pro-2027-01-01']
+    const not = ['gpt-5.5', 'gpt-5', 'gpt-5-mini', 'gpt-4o', 'gpt-4.1', 'o3', 'chatgpt-5.6']
+    expect(taking.filter(isGpt56OrLater)).toEqual(taking)
+    expect(not.filter(isGpt56OrLater)).toEqual([])
+    expect(cachePolicy(PROFILES.openai, 'gpt-5.6')).toMatchObject({ explicitBreakpoints: true, ttl: { name: '30m', seconds: 1800 } })
+    expect(cachePolicy(PROFILES.openai, 'gpt-5.6', undefined, false).explicitBreakpoints).toBeUndefined()
+    expect(cachePolicy(PROFILES.openai, 'gpt-4o', '30m', true).ttl.name).toBe('30m')
+    expect(PROFILES.openai.cache.modelBreakpoints).toMatchObject({ maxBreakpoints: 4, lookbackBreakpoints: 80, ttlChoices: ['30m'] })
   })
 
   it('serves the generic policy for a model whose adapter declares none, and the adapter\'s otherwise', async () => {

@@ -62,6 +62,9 @@ export const CONFIGURATIONS: Configuration[] = [
   { key: 'openai_prompt_cache_key', label: 'openai chat completions, profile openai (prompt_cache_key)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' } },
   // without a key the routing hash is the prompt's opening alone: a tool sorted into it moves the session
   { key: 'openai_no_key', label: 'openai chat completions, promptCacheKey off', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' }, adapter: { promptCacheKey: 'off' } },
+  // GPT-5.6 and later: explicit breakpoints (mode explicit) on the stable prefix and the newest message; the
+  // bench's model id is no GPT one, so its entry turns them on with cacheBreakpoints
+  { key: 'openai_breakpoints', label: 'openai chat completions, explicit breakpoints (GPT-5.6+)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai', cacheBreakpoints: true } },
   { key: 'dashscope_markers', label: 'dashscope chat completions, profile dashscope (cache_control)', wire: 'chat-completions', route: '/dashscope', entry: { provider: 'dashscope' } },
   // the provider rows above run each profile's default mode (append); the same with the effective-list projection
   { key: 'anthropic_none', label: 'anthropic messages, breakpoints, toolUpdate none', wire: 'messages', route: '/anthropic', toolUpdate: 'none', entry: { provider: 'anthropic' } },

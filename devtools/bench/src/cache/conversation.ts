@@ -9,6 +9,7 @@ import { KEY_ENV, MODEL, boot, type Lifetime } from './lifetime.ts'
 import { bootMcp, mcpName } from './mcp-lifetime.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { ADDED_GROUP_ID, ADDED_TOOLS, TOOL_GROUPS } from './tools.ts'
+import { wireReconstruction } from './wire-reconstruction.ts'
 
 /** Upper bound of the real start delay of each MCP server in one boot (ms). */
 const MCP_MAX_DELAY_MS = 200
@@ -35,6 +36,7 @@ export interface ConfigurationRun {
  */
 export async function runConfiguration(configuration: Configuration, seed: number): Promise<ConfigurationRun> {
   const emulator = await startEmulator([MODEL])
+  wireReconstruction.received = emulator.received
   const root = await mkdtemp(join(tmpdir(), 'dsh-bench-cache-'))
   const priorKey = process.env[KEY_ENV]
   process.env[KEY_ENV] = 'bench-dummy-key'

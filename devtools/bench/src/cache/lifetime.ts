@@ -2,12 +2,13 @@ import { Context, type Plugin } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
 import AnthropicProvider from 'dsh-llm-anthropic'
-import OpenAIProvider from 'dsh-llm-openai'
+import OpenAIProvider, { chatWireBody } from 'dsh-llm-openai'
 import PromptCache from 'dsh-cache-break-detector'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
 import { COMPACT_AT, type Configuration } from './configurations.ts'
 import { watchReconstruction } from './reconstruction.ts'
+import { watchWireReconstruction } from './wire-reconstruction.ts'
 import { watchBreaks } from './breaks.ts'
 import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
@@ -105,7 +106,11 @@ export async function startProcess(configuration: Configuration, origin: string,
   const { route = '', toolUpdate, contextWindow, entry, adapter } = configuration
   const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
   if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
-  else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
+  else {
+    const config = { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
+    await load(OpenAIProvider, config)
+    watchWireReconstruction(ctx, SESSION, (options) => JSON.stringify(chatWireBody(config, options).body))
+  }
   return { ctx, load, fibers }
 }
 

@@ -10,6 +10,8 @@ import { renderChart, type Series } from './chart.ts'
 import { CONFIGURATIONS } from './configurations.ts'
 import { runConfiguration, type ConfigurationRun } from './conversation.ts'
 import { reconstruction } from './reconstruction.ts'
+import { wireReconstruction } from './wire-reconstruction.ts'
+import { writeMetrics } from './writes.ts'
 import { breakMetrics, breaks } from './breaks.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { TARGETS, compactionMetrics, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
@@ -26,6 +28,7 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   anthropic_no_markers: { color: '#c5b0d5', dash: '1 2' },
   anthropic_breakpoints: { color: '#9edae5' },
   openai_prompt_cache_key: { color: '#ffbb78', dash: '4 1' },
+  openai_breakpoints: { color: '#ffd92f', dash: '1 1' },
   dashscope_markers: { color: '#98df8a', dash: '2 1' },
   append_addition: { color: '#dbdb8d', dash: '6 3' },
   openai_no_key: { color: '#f7b6d2', dash: '3 1' },
@@ -59,13 +62,16 @@ for (const configuration of CONFIGURATIONS.filter((candidate) => !only || only.h
 }
 
 const results: Record<string, number> = {}
-for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary), breakMetrics(run.configuration.key))
+for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary), breakMetrics(run.configuration.key), writeMetrics(run))
 const problems = [
   ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
   ...reconstruction.mismatches,
+  ...wireReconstruction.mismatches,
 ]
 results.cache_reconstructed_requests = reconstruction.checked
 results.cache_reconstruction_mismatches = reconstruction.mismatches.length
+results.cache_wire_reconstructed_requests = wireReconstruction.checked
+results.cache_wire_reconstruction_mismatches = wireReconstruction.mismatches.length
 results.cache_requests = runs[0]?.summary.requests ?? 0
 results.cache_protocol_problems = problems.length
 
@@ -106,7 +112,9 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart, counted || '-']))
   }
   console.log()
-  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches']) {
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches',
+    'cache_wire_reconstructed_requests', 'cache_wire_reconstruction_mismatches',
+    ...Object.keys(results).filter((key) => /^(cache_write|uncached)_tokens_/.test(key))]) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }
   for (const target of TARGETS) {

@@ -17,6 +17,8 @@ export interface LedgerEntry {
   cachedTokens: number
   /** Tokens of the prefix an ideal harness would have kept (see `idealPrefixChars`), as the route's rules can serve it. */
   idealTokens: number
+  /** Tokens the request wrote to an explicit cache (reported as written on Messages and OpenAI's route). */
+  writtenTokens: number
   /** Cache markers the request carried (explicit-cache routes). */
   marks: number
   /** Tool names this request declares that the previous one did not. */
@@ -34,8 +36,11 @@ interface Route {
   stream: typeof chatStream
 }
 
-const chat = (profile: EmulatedProfile, wire: Wire = 'chat-completions'): Route =>
-  ({ wire, ideal: wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile), stream: chatStream })
+const chat = (profile: EmulatedProfile, wire: Wire = 'chat-completions'): Route => ({
+  wire, ideal: wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile),
+  // OpenAI reports the writes its explicit breakpoints are billed for
+  stream: profile === 'openai' ? (reply, model, usage) => chatStream(reply, model, usage, true) : chatStream,
+})
 const messages = (profile: 'deepseek' | 'anthropic'): Route =>
   ({ wire: 'messages', ideal: profile === 'anthropic' ? 'chat-completions' : 'messages', profile, read: (body, headers, models) => readMessagesRequest(body, headers, models, profile), stream: messagesStream })
 
@@ -97,7 +102,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
     let cache = caches.get(route.profile)
     if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
-    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.ideal), prompt.text.length))
+    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.ideal), prompt.text.length), prompt)
     const reply = echoReply(read.turns)
     const usage = {
       promptTokens: tokensOf(prompt.text.length),
@@ -106,7 +111,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
       outputTokens: tokensOf(reply.text.length + (reply.call ? reply.call.name.length + reply.call.arguments.length : 0)) || 1,
     }
     ledger.push({
-      wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
+      wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, writtenTokens: written, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
     })
     previous = prompt
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
+import { MAX_OPENAI_BREAKPOINTS, OPENAI_BREAKPOINT_TTLS, type OpenAIBreakpointTtl } from './openai-breakpoints.ts'
 import { MAX_MARKS, type EmulatedProfile } from './provider-cache.ts'
 
 const TOOL_KEYS = ['type', 'function', 'defer_loading']
@@ -13,8 +14,10 @@ const BETA_HEADER = 'anthropic-beta'
  * (DeepSeek's route: .agents/notes/implemented/feature/2026-11-30-effective-tool-header.md) the
  * endpoint also takes `defer_loading` declarations, which are not rendered up front, and system-role messages of `tool_addition` / `tool_removal` blocks, rendered at
  * their place in history; the beta header must come exactly with such blocks. Without it both are refused.
- * Fields one provider documents are refused elsewhere: `prompt_cache_key` / `prompt_cache_retention` go
- * to OpenAI only, `cache_control` on content parts (at most 4) to DashScope only.
+ * Fields one provider documents are refused elsewhere: `prompt_cache_key` / `prompt_cache_retention` /
+ * `prompt_cache_options` and `prompt_cache_breakpoint` on content parts (at most 4) go to OpenAI only, and
+ * `prompt_cache_retention` never beside `prompt_cache_options`; `cache_control` on content parts (at most 4)
+ * to DashScope only.
  */
 export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[], profile: EmulatedProfile = 'generic'): ReadRequest {
   const toolUpdates = profile === 'deepseek'
@@ -30,7 +33,7 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   if (!models.includes(body.model)) problem(`model ${JSON.stringify(body.model)} is not served; models: ${models.join(', ')}`)
   if (body.stream !== true) problem('stream is not true')
   if (body.stream_options?.include_usage !== true) problem('stream_options.include_usage is not true (no usage would be reported)')
-  for (const key of ['prompt_cache_key', 'prompt_cache_retention']) {
+  for (const key of ['prompt_cache_key', 'prompt_cache_retention', 'prompt_cache_options']) {
     if (body[key] !== undefined && profile !== 'openai') problem(`${key} on a ${profile} route, whose provider does not document it`)
   }
   if (body.prompt_cache_key !== undefined) {
@@ -40,6 +43,7 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   if (body.prompt_cache_retention !== undefined && !['in_memory', '24h'].includes(body.prompt_cache_retention)) {
     problem(`prompt_cache_retention ${JSON.stringify(body.prompt_cache_retention)} is not in_memory or 24h`)
   }
+  readCacheOptions(body, writer, problem)
   const text = (content: unknown, where: string, open: string) => writeText(content, where, open, profile, writer, problem)
 
   const declared: string[] = []
@@ -124,7 +128,9 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
   const beta = headers[BETA_HEADER]
   if (updates && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without ${BETA_HEADER}: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
   if (!updates && beta !== undefined) problem(`${BETA_HEADER} ${JSON.stringify(beta)} on a request without tool-update blocks`)
-  if (writer.markCount > MAX_MARKS) problem(`${writer.markCount} cache_control markers; at most ${MAX_MARKS} are allowed`)
+  if (profile === 'openai' && writer.markCount > MAX_OPENAI_BREAKPOINTS) {
+    problem(`${writer.markCount} prompt_cache_breakpoint parts; at most ${MAX_OPENAI_BREAKPOINTS} are written per request`)
+  } else if (writer.markCount > MAX_MARKS) problem(`${writer.markCount} cache_control markers; at most ${MAX_MARKS} are allowed`)
   return { problems, prompt: writer.finish(declared), turns }
 }
 
@@ -144,10 +150,11 @@ function writeText(content: unknown, where: string, open: string, profile: Emula
   let whole = ''
   content.forEach((part: any, index) => {
     if (part?.type !== 'text' || typeof part.text !== 'string') return problem(`${where}: content[${index}] is not { type: 'text', text }`)
-    const extra = Object.keys(part).filter((key) => key !== 'type' && key !== 'text' && key !== 'cache_control')
+    const extra = Object.keys(part).filter((key) => !PART_KEYS.includes(key))
     if (extra.length) problem(`${where}: content[${index}] has unknown keys ${extra.join(', ')}`)
     writer.write(`${index === 0 ? open : ''}${part.text}`)
     whole += part.text
+    if (part.prompt_cache_breakpoint !== undefined) readBreakpoint(part.prompt_cache_breakpoint, `${where}: content[${index}]`, profile, writer, problem)
     if (part.cache_control === undefined) return
     if (profile !== 'dashscope') return problem(`${where}: cache_control on the ${profile} route, whose provider does not document it`)
     if (!isObject(part.cache_control) || part.cache_control.type !== 'ephemeral' || Object.keys(part.cache_control).length !== 1) {
@@ -157,6 +164,34 @@ function writeText(content: unknown, where: string, open: string, profile: Emula
   })
   writer.extend('\n<|end|>\n')
   return whole
+}
+
+const PART_KEYS = ['type', 'text', 'cache_control', 'prompt_cache_breakpoint']
+
+/**
+ * Reads OpenAI's `prompt_cache_options` (`{ mode?: 'implicit' | 'explicit', ttl?: '30m' }`, GPT-5.6 and later),
+ * refused beside the deprecated `prompt_cache_retention`; its mode decides which of the route's caches answers.
+ */
+function readCacheOptions(body: Record<string, any>, writer: PromptWriter, problem: (message: string) => void) {
+  const options = body.prompt_cache_options
+  if (options === undefined) return
+  if (body.prompt_cache_retention !== undefined) problem('prompt_cache_retention beside prompt_cache_options; send prompt_cache_options.ttl only')
+  const extra = isObject(options) ? Object.keys(options).filter((key) => key !== 'mode' && key !== 'ttl') : []
+  if (!isObject(options) || extra.length || !['implicit', 'explicit', undefined].includes(options.mode) || ![undefined, '30m'].includes(options.ttl)) {
+    return problem(`prompt_cache_options ${JSON.stringify(options)} is not { mode?: 'implicit' | 'explicit', ttl?: '30m' }`)
+  }
+  writer.cacheMode = options.mode ?? 'implicit'
+  writer.breakpointTtl = options.ttl ?? '30m'
+}
+
+/** Reads a content part's `prompt_cache_breakpoint` (OpenAI only) and marks the part's block. */
+function readBreakpoint(value: unknown, where: string, profile: EmulatedProfile, writer: PromptWriter, problem: (message: string) => void) {
+  if (profile !== 'openai') return problem(`${where}: prompt_cache_breakpoint on the ${profile} route, whose provider does not document it`)
+  const keys = isObject(value) ? Object.keys(value).filter((key) => key !== 'mode' && key !== 'ttl') : []
+  if (!isObject(value) || value.mode !== 'explicit' || keys.length || (value.ttl !== undefined && !OPENAI_BREAKPOINT_TTLS.includes(value.ttl))) {
+    return problem(`${where}.prompt_cache_breakpoint ${JSON.stringify(value)} is not { mode: 'explicit', ttl?: '30m' | '12h' }`)
+  }
+  writer.mark((value.ttl as OpenAIBreakpointTtl | undefined) ?? writer.breakpointTtl ?? '30m')
 }
 
 /** Renders a system message of tool-update blocks; an addition must announce a deferred declaration. */
@@ -177,8 +212,11 @@ function readUpdateBlocks(content: unknown[], where: string, deferred: Map<strin
   }
 }
 
-/** The reply as a Chat Completions event stream: deltas, a finish chunk, a usage chunk, `[DONE]`. */
-export function chatStream(reply: ModelReply, model: string, usage: PromptUsage): string {
+/**
+ * The reply as a Chat Completions event stream: deltas, a finish chunk, a usage chunk, `[DONE]`; with
+ * `reportsWrites` (OpenAI) the usage details carry `cache_write_tokens`.
+ */
+export function chatStream(reply: ModelReply, model: string, usage: PromptUsage, reportsWrites = false): string {
   const chunk = (delta: object, finish: string | null = null) =>
     ({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })
   const chunks: object[] = [chunk({ role: 'assistant', content: reply.call ? null : '' })]
@@ -195,7 +233,7 @@ export function chatStream(reply: ModelReply, model: string, usage: PromptUsage)
       prompt_tokens: usage.promptTokens,
       completion_tokens: usage.outputTokens,
       total_tokens: usage.promptTokens + usage.outputTokens,
-      prompt_tokens_details: { cached_tokens: usage.cachedTokens },
+      prompt_tokens_details: { cached_tokens: usage.cachedTokens, ...reportsWrites && { cache_write_tokens: usage.writtenTokens ?? 0 } },
     },
   })
   return chunks.map((item) => `data: ${JSON.stringify(item)}\n\n`).join('') + 'data: [DONE]\n\n'

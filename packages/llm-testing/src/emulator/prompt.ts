@@ -13,7 +13,8 @@ export interface RenderedTool {
 export interface RenderedMark {
   /** Index of the marked block in `blockEnds`. */
   block: number
-  ttl: '5m' | '1h'
+  /** Anthropic's and DashScope's `5m` / `1h`; OpenAI's `30m` / `12h`. */
+  ttl: '5m' | '1h' | '30m' | '12h'
 }
 
 /** A request's prompt as the model sees it, plus what the emulator's accounting needs to know about it. */
@@ -26,6 +27,8 @@ export interface RenderedPrompt {
   marks: RenderedMark[]
   /** OpenAI's `prompt_cache_key`, when the request set one (it joins the routing hash). */
   cacheKey?: string
+  /** OpenAI's `prompt_cache_options.mode`, when the request set one (`explicit`: only breakpoints are cached). */
+  cacheMode?: 'explicit' | 'implicit'
   /** Rendered tool declarations, in prompt order; they come first. */
   tools: RenderedTool[]
   /** Every declared tool name, deferred declarations included. */
@@ -49,7 +52,7 @@ export interface ReadRequest {
 export interface PromptUsage {
   promptTokens: number
   cachedTokens: number
-  /** Tokens written to an explicit cache (Anthropic's `cache_creation_input_tokens`). */
+  /** Tokens written to an explicit cache (Anthropic's `cache_creation_input_tokens`, OpenAI's `cache_write_tokens`). */
   writtenTokens?: number
   outputTokens: number
 }
@@ -62,6 +65,9 @@ export class PromptWriter {
   private readonly blockEnds: number[] = []
   private readonly marks: RenderedMark[] = []
   cacheKey?: string
+  cacheMode?: RenderedPrompt['cacheMode']
+  /** The lifetime a breakpoint without its own `ttl` inherits (OpenAI's `prompt_cache_options.ttl`). */
+  breakpointTtl?: '30m'
 
   tool(name: string, definition: object): void {
     this.write(`<tool>${JSON.stringify(definition)}</tool>\n`)
@@ -95,6 +101,7 @@ export class PromptWriter {
     return {
       text: this.parts.join(''), blockEnds: this.blockEnds, marks: this.marks, tools: this.tools, declared,
       ...(this.cacheKey === undefined ? {} : { cacheKey: this.cacheKey }),
+      ...(this.cacheMode === undefined ? {} : { cacheMode: this.cacheMode }),
     }
   }
 }

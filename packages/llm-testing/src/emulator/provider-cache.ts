@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
+import { openaiBreakpoints } from './openai-breakpoints.ts'
 import { CHARS_PER_TOKEN, PrefixStore, TOKENS_PER_BLOCK, blockTokens } from './prefix-store.ts'
-import type { RenderedPrompt } from './prompt.ts'
+import type { RenderedMark, RenderedPrompt } from './prompt.ts'
 
 /** The providers whose documented cache rules the emulator implements, one route each. */
 export type EmulatedProfile = 'generic' | 'openai' | 'deepseek' | 'anthropic' | 'dashscope'
@@ -14,8 +15,8 @@ export interface CacheOutcome {
 /** A provider's prompt cache: looks a rendered prompt up at time `now` (ms), then stores what the rules store. */
 export interface ProviderCache {
   lookupAndStore(prompt: RenderedPrompt, now: number): CacheOutcome
-  /** Tokens of a prefix of `chars` characters that these rules can serve at best (the ideal's unit and minimum). */
-  servable(chars: number): number
+  /** Tokens of a prefix of `chars` characters that these rules can serve at best (the ideal's unit and minimum), for `prompt`. */
+  servable(chars: number, prompt?: RenderedPrompt): number
 }
 
 /** Characters OpenAI hashes to route a request: about its first 256 tokens. */
@@ -24,14 +25,16 @@ const ROUTING_CHARS = 256 * CHARS_PER_TOKEN
 export const LOOKBACK_BLOCKS = 20
 /** Breakpoints a request may carry (Anthropic, DashScope). */
 export const MAX_MARKS = 4
-const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 }
+const TTL_MS: Record<RenderedMark['ttl'], number> = { '5m': 5 * 60_000, '1h': 60 * 60_000, '30m': 30 * 60_000, '12h': 12 * 60 * 60_000 }
 
 /**
  * The cache of `profile`, by its public documentation:
  * - generic (vLLM, llama.cpp): automatic, whole 64-token blocks, no minimum;
  * - deepseek: automatic, 64-token storage units (api-docs.deepseek.com/guides/kv_cache);
  * - openai: automatic from 1,024 tokens in 128-token steps, on the machine the first ~256 tokens and the
- *   `prompt_cache_key` route to (platform.openai.com/docs/guides/prompt-caching);
+ *   `prompt_cache_key` route to (platform.openai.com/docs/guides/prompt-caching); a request with
+ *   `prompt_cache_options.mode: 'explicit'` (GPT-5.6 and later) is cached only at its breakpoints
+ *   (`openaiBreakpoints`);
  * - anthropic: only at `cache_control` breakpoints, each looking back 20 blocks, 1,024 tokens at least,
  *   TTL 5 min or 1 h refreshed on a hit (docs.anthropic.com/en/docs/build-with-claude/prompt-caching);
  * - dashscope: with `cache_control` markers on message content parts, its explicit cache — the same
@@ -43,7 +46,7 @@ export function providerCache(profile: EmulatedProfile): ProviderCache {
   switch (profile) {
     case 'generic': return automatic(TOKENS_PER_BLOCK, 0)
     case 'deepseek': return automatic(64, 64)
-    case 'openai': return automatic(128, 1024, true)
+    case 'openai': return byCacheMode(openaiBreakpoints(1024), automatic(128, 1024, true))
     case 'anthropic': return breakpoints(1024)
     case 'dashscope': return explicitOrImplicit(breakpoints(1024), automatic(TOKENS_PER_BLOCK, 256))
   }
@@ -117,6 +120,15 @@ function explicitOrImplicit(explicit: ProviderCache, implicit: ProviderCache): P
   return {
     servable: explicit.servable,
     lookupAndStore: (prompt, now) => (prompt.marks.length ? explicit : implicit).lookupAndStore(prompt, now),
+  }
+}
+
+/** OpenAI's two modes: explicit breakpoints when the request asks for mode `explicit`, the automatic cache otherwise. */
+function byCacheMode(explicit: ProviderCache, automatic: ProviderCache): ProviderCache {
+  const rules = (prompt?: RenderedPrompt) => (prompt?.cacheMode === 'explicit' ? explicit : automatic)
+  return {
+    servable: (chars, prompt) => rules(prompt).servable(chars, prompt),
+    lookupAndStore: (prompt, now) => rules(prompt).lookupAndStore(prompt, now),
   }
 }
 

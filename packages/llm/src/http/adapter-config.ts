@@ -22,7 +22,9 @@ import { HttpAdapterError } from './error.ts'
  * A model as configured: its id alone, or with its provider profile, how its route takes tool changes, its
  * context window and the cache lifetime its requests ask for.
  */
-export type HttpModelEntry = string | { id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; contextWindow?: number; cacheTtl?: string }
+export type HttpModelEntry = string | {
+  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+}
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
 export interface HttpModel {
@@ -90,7 +92,8 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         provider: providerSchema.description('The provider profile of this model; default the adapter\'s provider, else the one of the baseURL host.'),
         toolUpdate: toolUpdateSchema.description(`How the route takes tool changes; default ${defaults.toolUpdateDescription}.`),
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
-        cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h).'),
+        cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h, 30m on breakpoint models).'),
+        cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -144,7 +147,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, contextWindow = defaults.contextWindow, cacheTtl, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -158,9 +161,12 @@ function resolveModels(
     const refusal = toolUpdateRefusal(profile, mode)
     if (refusal) throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}, but ${refusal}`)
     if (cacheTtl !== undefined && typeof cacheTtl !== 'string') throw invalid(`model ${quote(id)} has cacheTtl ${quote(cacheTtl)}; it must be a string`)
+    if (cacheBreakpoints !== undefined && typeof cacheBreakpoints !== 'boolean') {
+      throw invalid(`model ${quote(id)} has cacheBreakpoints ${quote(cacheBreakpoints)}; it must be true or false`)
+    }
     let cache: ModelCachePolicy
     try {
-      cache = cachePolicy(profile, id, cacheTtl)
+      cache = cachePolicy(profile, id, cacheTtl, cacheBreakpoints)
     } catch (error) {
       throw invalid(`model ${quote(id)} has ${(error as Error).message}`)
     }

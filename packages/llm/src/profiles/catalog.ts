@@ -1,9 +1,11 @@
+import { OPENAI_BREAKPOINTS } from './model-breakpoints.ts'
 import type { CacheTtl, ProviderId, ProviderProfile } from './types.ts'
 
 const ANTHROPIC_CACHING = 'https://docs.claude.com/en/docs/build-with-claude/prompt-caching'
 const ANTHROPIC_TOOL_CACHING = 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-use-with-prompt-caching'
 const ANTHROPIC_MESSAGES = 'https://docs.claude.com/en/api/messages'
 const OPENAI_CACHING = 'https://developers.openai.com/api/docs/guides/prompt-caching'
+const OPENAI_CHAT_CREATE = 'https://developers.openai.com/api/reference/resources/chat/subresources/completions/methods/create'
 const DEEPSEEK_CACHING = 'https://api-docs.deepseek.com/guides/kv_cache'
 const DASHSCOPE_CACHING = 'https://www.alibabacloud.com/help/en/model-studio/context-cache'
 
@@ -45,13 +47,15 @@ const openai: ProviderProfile = {
     // in memory: cleared after 5 to 10 minutes without use, always within an hour
     ttls: [{ name: 'in-memory', seconds: 600, refreshedOnHit: true }, { name: '24h', seconds: 86_400, refreshedOnHit: true }],
     ttlChoices: ['in-memory', '24h'],
+    modelBreakpoints: OPENAI_BREAKPOINTS,
   },
   toolUpdates: ['none', 'append'],
   defaultToolUpdate: 'append',
   refusal: "OpenAI's Chat Completions API takes no tool_addition blocks and no defer_loading declarations",
-  usageFields: ['prompt_tokens', 'prompt_tokens_details.cached_tokens'],
+  usageFields: ['prompt_tokens', 'prompt_tokens_details.cached_tokens', 'prompt_tokens_details.cache_write_tokens'],
   sources: [
-    { facts: 'automatic from 1,024 tokens, hits in 128-token steps, routing by the first ~256 tokens plus prompt_cache_key, prompt_cache_retention in-memory | 24h, usage prompt_tokens_details.cached_tokens', url: OPENAI_CACHING },
+    { facts: 'automatic from 1,024 tokens, hits in 128-token steps, routing by the first ~256 tokens plus prompt_cache_key, prompt_cache_retention in_memory | 24h, usage prompt_tokens_details.cached_tokens', url: OPENAI_CACHING },
+    { facts: 'GPT-5.6 and later: prompt_cache_breakpoint { mode: explicit, ttl? } on content parts, prompt_cache_options { mode, ttl: 30m }, at most 4 breakpoints written per request, matching over the latest 80, prompt_cache_retention deprecated, writes reported as prompt_tokens_details.cache_write_tokens (openai 7.60 types)', url: OPENAI_CHAT_CREATE },
   ],
 }
 

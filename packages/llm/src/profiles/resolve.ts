@@ -50,16 +50,24 @@ export function toolUpdateRefusal(profile: ProviderProfile, mode: ToolUpdateMode
 
 /**
  * The cache policy of `model` under `profile` with the entry's `cacheTtl` (the profile's default when
- * undefined). Throws `Error` with the end of a one-line refusal when the profile offers no such lifetime.
+ * undefined). On a profile with `modelBreakpoints`, the model places them when `cacheBreakpoints` says so,
+ * or by default when the facts say it takes them; its lifetimes are then those of the breakpoints. Throws
+ * `Error` with the end of a one-line refusal when the profile offers no such lifetime, or no breakpoints.
  */
-export function cachePolicy(profile: ProviderProfile, model: string, cacheTtl?: string): ModelCachePolicy {
-  const { ttls, ttlChoices } = profile.cache
+export function cachePolicy(profile: ProviderProfile, model: string, cacheTtl?: string, cacheBreakpoints?: boolean): ModelCachePolicy {
+  const breakpoints = profile.cache.modelBreakpoints
+  if (cacheBreakpoints !== undefined && !breakpoints) {
+    throw new Error(`cacheBreakpoints ${cacheBreakpoints}, but the ${profile.id} profile has no per-model breakpoints; only entries on the openai profile take the key`)
+  }
+  const explicit = breakpoints !== undefined && (cacheBreakpoints ?? breakpoints.takes(model))
+  const { ttls, ttlChoices } = explicit ? breakpoints : profile.cache
   if (cacheTtl !== undefined && !ttlChoices.includes(cacheTtl)) {
+    const owner = explicit ? `the ${profile.id} profile's breakpoint models (${breakpoints.models})` : `the ${profile.id} profile`
     const valid = ttlChoices.length ? `valid: ${ttlChoices.join(', ')}` : 'it offers no choice of lifetime, so leave cacheTtl out'
-    throw new Error(`cacheTtl ${quote(cacheTtl)}, which is not a lifetime of the ${profile.id} profile; ${valid}`)
+    throw new Error(`cacheTtl ${quote(cacheTtl)}, which is not a lifetime of ${owner}; ${valid}`)
   }
   const ttl = cacheTtl === undefined ? ttls[0]! : ttls.find((option) => option.name === cacheTtl)!
-  return { profile, ttl, minimumTokens: profile.cache.minimumTokens(model) }
+  return { profile, ttl, minimumTokens: profile.cache.minimumTokens(model), ...explicit && { explicitBreakpoints: true as const } }
 }
 
 /** The policy of a model whose adapter declares none (the offline models, test doubles): the generic profile. */

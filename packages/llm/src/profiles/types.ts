@@ -1,4 +1,5 @@
 import type { ToolUpdateMode } from '../types.ts'
+import type { ModelBreakpointFacts } from './model-breakpoints.ts'
 
 /** The providers DSH knows the cache rules of; `generic` is any other endpoint. */
 export type ProviderId = 'anthropic' | 'openai' | 'deepseek' | 'dashscope' | 'generic'
@@ -34,6 +35,8 @@ export interface CacheFacts {
   ttls: readonly CacheTtl[]
   /** Names of `ttls` a model entry may choose with `cacheTtl` (empty: the provider offers no choice). */
   ttlChoices: readonly string[]
+  /** Explicit breakpoints that only some models take (openai); such a model's lifetimes are these facts' own. */
+  modelBreakpoints?: ModelBreakpointFacts
 }
 
 /** Where a fact of a profile comes from. */
@@ -74,4 +77,6 @@ export interface ModelCachePolicy {
   ttl: CacheTtl
   /** The shortest cacheable prefix for this model, in tokens. */
   minimumTokens: number
+  /** Set when the model's requests place the profile's `modelBreakpoints` (OpenAI's `prompt_cache_breakpoint`). */
+  explicitBreakpoints?: true
 }
