@@ -1,5 +1,5 @@
 /** The most characters `quote` shows of one string: a message quoting a few values stays a bounded line. */
-export const QUOTED_MAX = 1000
+const QUOTED_MAX = 1000
 
 /**
  * Quotes a value for an error message the way JSON would, so odd characters stay visible. A string past
@@ -23,9 +23,9 @@ export function describeValue(value: unknown): string {
 }
 
 /** The most UTF-8 bytes `listNames` spends on one list, so a message holding a few lists stays under 4 KiB. */
-export const LIST_MAX_BYTES = 1024
+const LIST_MAX_BYTES = 1024
 /** The most characters one listed name keeps; a longer one is cut and ends with `…`. */
-export const LISTED_NAME_MAX = 120
+const LISTED_NAME_MAX = 120
 
 /**
  * Lists names for an error message, capped so a registry of thousands, or one absurd name, does not flood
