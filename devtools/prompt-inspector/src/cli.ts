@@ -42,7 +42,8 @@ view     Write one self-contained HTML page for a session (no network, works fro
          SESSION-ID is looked up in the session folder of the current directory.
 lint     Boot an app file twice, assemble twice, and report what would keep its prefix from staying
          stable: volatile text in sections, variables and tool descriptions, the working directory in
-         the prefix, MCP servers whose tool lists differ between listings, an oversized tool block.
+         the prefix, MCP servers whose tool lists differ between listings, an oversized tool block, a
+         prefix past the model's context window. The app file is read once (a FIFO works).
 
 Options:
   --json         Print one JSON object on stdout instead of text.

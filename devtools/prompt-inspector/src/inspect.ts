@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { BootError, boot } from 'dsh-app-boot'
+import { BootError, boot, readAppFile } from 'dsh-app-boot'
 import type { BootedApp, LogLevel } from 'dsh-app-boot'
 import type {} from 'dsh-agent-loop'
 import { renderPrompt } from 'dsh-system-prompt'
@@ -60,10 +60,10 @@ export async function inspectApp(options: InspectOptions): Promise<AppInspection
  * Boots an app file without serving it, waits until it settles, runs `use` on it and disposes it, however
  * `use` ends. A boot failure is a `BOOT` error.
  */
-export async function withSettledApp<T>(options: InspectOptions, use: (app: BootedApp, report: SettleReport) => Promise<T>): Promise<T> {
+export async function withSettledApp<T>(options: InspectOptions & { text?: string }, use: (app: BootedApp, report: SettleReport) => Promise<T>): Promise<T> {
   let app: BootedApp
   try {
-    app = await boot({ file: options.file, resolve: resolverFor(options.file), logLevel: logLevel() })
+    app = await boot({ file: options.file, text: options.text, resolve: resolverFor(options.file), logLevel: logLevel() })
   } catch (error) {
     if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
     throw error
@@ -74,6 +74,19 @@ export async function withSettledApp<T>(options: InspectOptions, use: (app: Boot
     return await use(app, report)
   } finally {
     await app.dispose()
+  }
+}
+
+/**
+ * Reads an app file once, for a command that boots it more than once (`lint`): a FIFO can be read only
+ * once, so every boot then parses this text. Unreadable is a `BOOT` error.
+ */
+export async function readApp(file: string): Promise<string> {
+  try {
+    return await readAppFile(file)
+  } catch (error) {
+    if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
+    throw error
   }
 }
 

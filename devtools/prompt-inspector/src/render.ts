@@ -1,3 +1,4 @@
+import { listNames } from 'dsh-core'
 import type { PrefixDiff } from './diff.ts'
 import type { AppInspection } from './inspect.ts'
 import type { PrefixSource } from './sources.ts'
@@ -22,7 +23,7 @@ export function renderInspection(inspection: AppInspection): string {
     out.push(section.text)
   })
   out.push('')
-  const policy = toolOrder ? `toolOrder: ${toolOrder.join(', ')}` : 'no toolOrder: code-unit lexicographic order'
+  const policy = toolOrder ? `toolOrder: ${listNames(toolOrder)}` : 'no toolOrder: code-unit lexicographic order'
   out.push(`Tools: ${tools.length} (${policy}), sha256 ${short(fingerprint.tools)}`)
   const nameWidth = Math.max(4, ...tools.map((tool) => tool.name.length))
   const ownerWidth = Math.max(5, ...tools.map((tool) => ownerOf(tool).length))
@@ -62,9 +63,9 @@ export function renderDiff(a: PrefixSource, b: PrefixSource, diff: PrefixDiff): 
     out.push(`  b: ${JSON.stringify(divergence.context.b)}`)
     const { added, removed, changed, reordered } = diff.tools
     const notes = [
-      added.length ? `added ${added.join(', ')}` : '',
-      removed.length ? `removed ${removed.join(', ')}` : '',
-      changed.length ? `schema changed ${changed.join(', ')}` : '',
+      added.length ? `added ${listNames(added)}` : '',
+      removed.length ? `removed ${listNames(removed)}` : '',
+      changed.length ? `schema changed ${listNames(changed)}` : '',
       reordered ? 'common tools reordered' : '',
     ].filter(Boolean)
     if (notes.length) out.push(`tools a → b: ${notes.join('; ')}`)

@@ -1,3 +1,4 @@
+import { boundLines } from './bounded-lines.ts'
 import { USAGE, parseArgs } from './cli.ts'
 import { diffPrefixes } from './diff.ts'
 import { PromptCliError } from './errors.ts'
@@ -33,7 +34,7 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
     }
     if (command.command === 'lint') {
       const report = await lintApp({ file: command.file, settleMs: command.settleMs, maxToolBytes: command.maxToolBytes })
-      return { code: report.findings.length ? 1 : 0, stdout: command.json ? json(report) : renderLint(report), stderr: '' }
+      return { code: report.findings.length ? 1 : 0, stdout: command.json ? json(report) : boundLines(renderLint(report)), stderr: '' }
     }
     // one after the other: two booted apps at once would share the process's stderr log and timers
     const a = await loadSource(command.a, command.settleMs, command.pg)
@@ -45,7 +46,7 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
     // like diff(1), a diff or lint that could not run exits 2, so 1 always means "differ" / "found something"
     const first = argv.find((arg) => !arg.startsWith('-'))
     const code = first === 'diff' || first === 'lint' ? 2 : 1
-    if (error instanceof PromptCliError) return { code, stdout: '', stderr: `${error.message.trimEnd()}\n` }
+    if (error instanceof PromptCliError) return { code, stdout: '', stderr: `${boundLines(error.message.trimEnd())}\n` }
     const text = error instanceof Error ? error.stack ?? error.message : String(error)
     return { code, stdout: '', stderr: `dsh-prompt: unexpected error: ${text}\n` }
   }

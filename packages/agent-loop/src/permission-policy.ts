@@ -4,6 +4,7 @@ import type { PermissionRule } from 'dsh-session'
 import { ToolPatterns, toolPatternProblem } from 'dsh-system-prompt'
 import type { ToolAnnotations } from 'dsh-tools'
 import { AgentLoopError } from './errors.ts'
+import { unmatchablePatternProblem } from './unmatchable-pattern.ts'
 
 /** What happens to a call no pattern and no hint decides. */
 export type PermissionDefault = 'ask' | 'allow' | 'deny'
@@ -48,6 +49,9 @@ export class PermissionPolicy {
       list.forEach((entry, index) => {
         const problem = toolPatternProblem(entry)
         if (problem) throw new AgentLoopError('INVALID_CONFIG', `permissions.${key}[${index}] is ${quote(entry)}: ${PATTERN_PROBLEMS[problem]}`)
+        // patterns are about the names the model sees: one no tool can have would never apply (a deny never denies)
+        const never = unmatchablePatternProblem(entry)
+        if (never) throw new AgentLoopError('INVALID_CONFIG', `permissions.${key}[${index}] is ${quote(entry)}, which can never match: ${never}`)
         if (seen.has(entry)) throw new AgentLoopError('INVALID_CONFIG', `permissions.${key} lists ${quote(entry)} twice`)
         seen.add(entry)
       })

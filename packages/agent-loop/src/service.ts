@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, type ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, listNames, type ConfigInput } from 'dsh-core'
 import { randomUUID } from 'node:crypto'
 import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
@@ -111,7 +111,7 @@ export class AgentLoop extends Service {
 
   agent(id: string): Agent {
     const agent = this.agents.get(id)
-    if (!agent) throw new AgentLoopError('UNKNOWN_AGENT', `no agent "${id}"; agents: ${[...this.agents.keys()].join(', ') || '(none)'}`)
+    if (!agent) throw new AgentLoopError('UNKNOWN_AGENT', `no agent "${id}"; agents: ${listNames(this.agents.keys())}`)
     return agent
   }
 

@@ -171,6 +171,11 @@ describe('the permission policy', () => {
     [{ allow: [''] }, 'permissions.allow[0] is "": must be a non-empty tool name'],
     [{ allow: ['a', 'a'] }, 'permissions.allow lists "a" twice'],
     [{ allow: ['a*'], deny: ['a*'] }, 'permissions lists "a*" in both allow and deny; keep it in one (deny would win)'],
+    [{ deny: ['read file'] }, 'permissions.deny[0] is "read file", which can never match: no tool can have this name (tool names match ^[a-zA-Z0-9_-]{1,64}$)'],
+    [{ allow: ['r'.repeat(65)] }, `permissions.allow[0] is "${'r'.repeat(65)}", which can never match: no tool can have this name (tool names match ^[a-zA-Z0-9_-]{1,64}$; it has 65 characters)`],
+    [{ deny: ['mcp__my.fs__echo'] }, 'permissions.deny[0] is "mcp__my.fs__echo", which can never match: no tool can have this name (tool names match ^[a-zA-Z0-9_-]{1,64}$); the model sees tool "echo" of MCP server "my.fs" as "mcp__my_fs__echo": write that'],
+    [{ deny: ['read.*'] }, 'permissions.deny[0] is "read.*", which can never match: no tool name starts with "read." (tool names match ^[a-zA-Z0-9_-]{1,64}$)'],
+    [{ allow: [`${'g'.repeat(65)}*`] }, `permissions.allow[0] is "${'g'.repeat(65)}*", which can never match: no tool name starts with a 65-character prefix (tool names match ^[a-zA-Z0-9_-]{1,64}$)`],
   ])('refuses the policy %j with one line', async (permissions, message) => {
     await expect(setup({ loop: { permissions: { default: 'ask', allow: [], deny: [], ...permissions } } })).rejects.toThrow(message)
   })

@@ -31,6 +31,14 @@ export function displayPath(file: string): string {
  * `BootError` naming the file, the entry (1-based index and id) and the bad value.
  */
 export async function loadAppFile(file: string): Promise<AppEntry[]> {
+  return parseAppFile(await readAppFile(file), file)
+}
+
+/**
+ * The text of an app file, read once (a FIFO such as `<(cat app.yml)` can be read only once): strict
+ * UTF-8, its BOM dropped. Unreadable or not UTF-8 is one `BootError` naming the file.
+ */
+export async function readAppFile(file: string): Promise<string> {
   const shown = displayPath(file)
   let bytes: Uint8Array
   try {
@@ -38,7 +46,7 @@ export async function loadAppFile(file: string): Promise<AppEntry[]> {
   } catch (error) {
     throw new BootError('APP_FILE_UNREADABLE', `${shown}: cannot read app file: ${(error as Error).message}`)
   }
-  return parseAppFile(decodeAppFile(bytes, shown), file)
+  return decodeAppFile(bytes, shown)
 }
 
 /** Parses and validates the text of an app file; `file` is used for messages and relative paths. */

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { Context } from 'cordis'
 import type { Fiber } from 'cordis'
 import { Entry, Loader } from 'cordisjs-plugin-loader'
-import { displayPath, loadAppFile } from './app-file.ts'
+import { displayPath, loadAppFile, parseAppFile } from './app-file.ts'
 import type { AppEntry } from './app-file.ts'
 import { BootError } from './errors.ts'
 import type { BootFailure } from './errors.ts'
@@ -31,6 +31,12 @@ declare module 'cordis' {
 export interface BootOptions {
   /** The app file: a YAML list of loader entries. */
   file: string
+  /**
+   * The app file's text, when the caller read it already (`readAppFile`): then `file` is not read again,
+   * it only names the file in messages and anchors its relative paths. Booting twice from one read is how
+   * a caller serves a file that can be read once (a FIFO).
+   */
+  text?: string
   /**
    * Turns a plugin package name into an importable specifier. Pass `(name) => import.meta.resolve(name)`
    * from the app's own module, so names resolve from the app's dependencies, not from the loader's folder.
@@ -99,7 +105,7 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
   const level = logLevelNumber(options.logLevel ?? (process.env.DSH_LOG_LEVEL || 'info'))
   const timeoutMs = startupTimeoutMs(options.startupTimeoutMs)
   const shown = displayPath(options.file)
-  const entries = await loadAppFile(options.file)
+  const entries = options.text === undefined ? await loadAppFile(options.file) : parseAppFile(options.text, options.file)
   const specifiers = entries.map((entry) => specifierOf(entry, options.file, options.resolve, shown))
 
   const ctx = options.ctx ?? new Context()

@@ -3,7 +3,7 @@ export type { BootOptions, BootedApp, BootedEntry, StartingApp } from './boot.ts
 export { Readiness } from './readiness.ts'
 export type { PendingEntry, ReadyReport } from './readiness.ts'
 export { DEFAULT_STARTUP_TIMEOUT_MS, STARTUP_TIMEOUT_ENV } from './startup.ts'
-export { displayPath, loadAppFile, parseAppFile } from './app-file.ts'
+export { displayPath, loadAppFile, parseAppFile, readAppFile } from './app-file.ts'
 export type { AppEntry } from './app-file.ts'
 export { isRelativePath, resolveConfigPaths, resolvePluginName } from './relative-paths.ts'
 export { activeConditions, resolveBarePlugin, resolvePluginPath } from './plugin-names.ts'

@@ -1,12 +1,20 @@
-/** Quotes a value for an error message the way JSON would, so odd characters stay visible. */
+/** The most characters `quote` shows of one string: a message quoting a few values stays a bounded line. */
+const QUOTED_MAX = 1000
+
+/**
+ * Quotes a value for an error message the way JSON would, so odd characters stay visible. A string past
+ * `QUOTED_MAX` characters shows its start and how many characters it has: `"abc…" (1000000 characters)`.
+ */
 export function quote(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  if (typeof value !== 'string') return String(value)
+  if (value.length <= QUOTED_MAX) return JSON.stringify(value)
+  return `${JSON.stringify(value.slice(0, QUOTED_MAX - 1) + '…')} (${value.length} characters)`
 }
 
 /** Names a value for an error message: strings JSON-quoted, scalars as written, the rest by kind. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined'
-  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'string') return quote(value)
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
   if (typeof value === 'bigint') return `${value}n`
   if (typeof value === 'function') return 'a function'
@@ -14,12 +22,31 @@ export function describeValue(value: unknown): string {
   return 'an object'
 }
 
-/** Lists names for an error message, capped so a registry of thousands does not flood the log or the model. */
-export function listNames(names: Iterable<string>, limit = 50): string {
+/** The most UTF-8 bytes `listNames` spends on one list, so a message holding a few lists stays under 4 KiB. */
+const LIST_MAX_BYTES = 1024
+/** The most characters one listed name keeps; a longer one is cut and ends with `…`. */
+const LISTED_NAME_MAX = 120
+
+/**
+ * Lists names for an error message, capped so a registry of thousands, or one absurd name, does not flood
+ * the log or the model: at most `limit` names and `maxBytes` UTF-8 bytes (each name cut at 120
+ * characters), then `… and N more`. `(none)` when empty.
+ */
+export function listNames(names: Iterable<string>, limit = 50, maxBytes = LIST_MAX_BYTES): string {
   const all = [...names]
   if (all.length === 0) return '(none)'
-  const shown = all.slice(0, limit).join(', ')
-  return all.length > limit ? `${shown}, … and ${all.length - limit} more` : shown
+  const shown: string[] = []
+  let bytes = 0
+  for (const name of all) {
+    if (shown.length === limit) break
+    const clipped = name.length > LISTED_NAME_MAX ? `${name.slice(0, LISTED_NAME_MAX - 1)}…` : name
+    bytes += Buffer.byteLength(clipped) + (shown.length ? 2 : 0)
+    // the first name always shows: a list that names nothing says little
+    if (shown.length && bytes > maxBytes) break
+    shown.push(clipped)
+  }
+  const rest = all.length - shown.length
+  return rest ? `${shown.join(', ')}, … and ${rest} more` : shown.join(', ')
 }
 
 /**

@@ -2,6 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CodedError, compareCodeUnits, describeValue, listNames, messageOf, oneLine, quote, rawService } from 'dsh-core'
 
+/** The bounds dsh-core's README states for quoted values and lists of names. */
+const QUOTED_MAX = 1000
+const LIST_MAX_BYTES = 1024
+const LISTED_NAME_MAX = 120
+
 describe('message helpers', () => {
   it('quotes strings as JSON and prints other values as they are', () => {
     expect(quote('a "b"\n')).toBe('"a \\"b\\"\\n"')
@@ -22,6 +27,24 @@ describe('message helpers', () => {
     expect(listNames([])).toBe('(none)')
     expect(listNames(new Set(['a', 'b']))).toBe('a, b')
     expect(listNames(['a', 'b', 'c', 'd'], 2)).toBe('a, b, … and 2 more')
+  })
+
+  it('quotes at most QUOTED_MAX characters of a string and says how long it is', () => {
+    expect(quote('a"b')).toBe('"a\\"b"')
+    const long = 'x'.repeat(QUOTED_MAX + 1)
+    expect(quote(long)).toBe(`"${'x'.repeat(QUOTED_MAX - 1)}…" (${QUOTED_MAX + 1} characters)`)
+    expect(describeValue(long)).toBe(quote(long))
+  })
+
+  it('keeps a list under LIST_MAX_BYTES however many or however long the names, counting the rest', () => {
+    const many = Array.from({ length: 10_000 }, (_, index) => `"unknown_tool_${index}"`)
+    const list = listNames(many, Infinity)
+    expect(Buffer.byteLength(list)).toBeLessThanOrEqual(LIST_MAX_BYTES + 30)
+    const shown = list.split(', ').length - 1
+    expect(list).toMatch(new RegExp(`, … and ${10_000 - shown} more$`))
+    const huge = listNames(['x'.repeat(1_000_000), 'ü'.repeat(500), 'b'])
+    expect(huge).toBe(`${'x'.repeat(LISTED_NAME_MAX - 1)}…, ${'ü'.repeat(LISTED_NAME_MAX - 1)}…, b`)
+    expect(listNames(Array.from({ length: 100 }, () => 'ü'.repeat(200))).length).toBeLessThan(LIST_MAX_BYTES)
   })
 
   it('makes text one line: breaks and the spacing around them become one space, other spacing stays', () => {

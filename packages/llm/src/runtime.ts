@@ -1,4 +1,4 @@
-import { compareCodeUnits, messageOf, rawService, deepFreeze, type Usage } from 'dsh-core'
+import { compareCodeUnits, listNames, messageOf, rawService, deepFreeze, type Usage } from 'dsh-core'
 import { Context, Service } from 'cordis'
 import { collect, type CollectedResponse } from './collect.ts'
 import { LlmError } from './error.ts'
@@ -89,7 +89,7 @@ export class LlmRuntime extends Service {
     const adapter = self.adapters.get(model)
     if (adapter) return adapter
     const served = self.models()
-    throw new LlmError('UNKNOWN_MODEL', `unknown model ${JSON.stringify(model)}; served models: ${served.length ? served.join(', ') : '(none registered)'}`, {
+    throw new LlmError('UNKNOWN_MODEL', `unknown model ${JSON.stringify(model)}; served models: ${served.length ? listNames(served) : '(none registered)'}`, {
       model,
     })
   }

@@ -60,7 +60,7 @@ export function validateToolOrder(list: unknown): asserts list is readonly strin
   if (!seen.has(TOOL_ORDER_REST)) {
     throw new SystemPromptError(
       'INVALID_TOOL_ORDER',
-      `toolOrder must contain the rest entry ${quote(TOOL_ORDER_REST)} exactly once (where unlisted tools go); got ${list.map(quote).join(', ')}`,
+      `toolOrder must contain the rest entry ${quote(TOOL_ORDER_REST)} exactly once (where unlisted tools go); got ${listNames(list.map(quote))}`,
     )
   }
 }
@@ -117,8 +117,8 @@ export class ToolOrderPolicy {
     const empty = this.emptyGroups(this.patterns.hasGroups ? eachKnown() : [])
     if (unknown.length === 0 && empty.length === 0) return
     const parts: string[] = []
-    if (unknown.length) parts.push(unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${unknown.map(quote).join(', ')}`)
-    if (empty.length) parts.push(empty.length === 1 ? `group ${quote(empty[0])} that matches no registered tool` : `groups ${empty.map(quote).join(', ')} that match no registered tool`)
+    if (unknown.length) parts.push(unknown.length === 1 ? `unregistered tool ${quote(unknown[0])}` : `unregistered tools ${listNames(unknown.map(quote))}`)
+    if (empty.length) parts.push(empty.length === 1 ? `group ${quote(empty[0])} that matches no registered tool` : `groups ${listNames(empty.map(quote))} that match no registered tool`)
     throw new SystemPromptError('UNKNOWN_TOOL_ORDER_NAME', `toolOrder lists ${parts.join(' and ')}; known tools: ${listNames(knownNames())}`)
   }
 

@@ -1,6 +1,7 @@
 export { ToolRuntime } from './service.ts'
 export type { ToolRuntimeConfig } from './service.ts'
 export { TOOL_NAME } from './definition.ts'
+export { KEPT_PREFIX_LENGTH, MAX_TOOL_NAME_LENGTH, legalizeToolName, modelToolName } from './remote-names.ts'
 export { ToolError } from './errors.ts'
 export type { ToolErrorCode } from './errors.ts'
 export type { ExecuteOptions, ToolAnnotations, ToolBatchDisposer, ToolChange, ExecutableTool, ToolExecuteContext, ToolRegistration, ToolResult, ToolScope } from './types.ts'

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_TOOL_BYTES, DEFAULT_SETTLE_MS } from '../cli.ts'
+import { readApp } from '../inspect.ts'
 import { checkContent } from './content.ts'
 import { compareListings } from './listings.ts'
 import { listServer, type McpListing } from './mcp-listing.ts'
@@ -23,8 +24,10 @@ const BYTES_PER_TOKEN = 4
 export async function lintApp(options: LintOptions): Promise<LintReport> {
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS
   const maxToolBytes = options.maxToolBytes ?? DEFAULT_MAX_TOOL_BYTES
-  const first = await snapshotBoot(options.file, settleMs, 2)
-  const second = await snapshotBoot(options.file, settleMs, 1)
+  // read once, booted twice: an app file given as a FIFO (<(cat app.yml)) cannot be read a second time
+  const text = await readApp(options.file)
+  const first = await snapshotBoot(options.file, text, settleMs, 2)
+  const second = await snapshotBoot(options.file, text, settleMs, 1)
   const [a, b] = first.assemblies as [typeof first.assemblies[0], typeof first.assemblies[0]]
   const findings: LintFinding[] = [...compareAssemblies('varies-between-assemblies', a, b, first, false)]
   const seen = new Set(findings.map(key))
@@ -37,7 +40,16 @@ export async function lintApp(options: LintOptions): Promise<LintReport> {
   if (!first.cache) pending.push({ rule: 'prefix-below-minimum', note: 'the app runs no agent loop with a model, so there is no provider profile to ask for its minimum' })
   else {
     const estimate = Math.ceil(prefixBytes / BYTES_PER_TOKEN)
-    const { model, provider, minimumTokens } = first.cache
+    const { model, provider, minimumTokens, contextWindow } = first.cache
+    if (contextWindow !== undefined && estimate > contextWindow) {
+      findings.push({
+        rule: 'prefix-over-window',
+        source: { kind: 'model', name: model },
+        message: `the prefix is about ${estimate} tokens (${prefixBytes} bytes at ~${BYTES_PER_TOKEN} a token), more than the ${contextWindow}-token context window of ${model}`,
+        advice: 'Every turn of this app would be refused before any model call: the tools and system prompt alone do not fit. Shorten the persona or sections, defer or drop tools, or use a model with a larger window.',
+        detail: { estimatedTokens: estimate, bytes: prefixBytes, contextWindow, model },
+      })
+    }
     if (estimate < minimumTokens) {
       findings.push({
         rule: 'prefix-below-minimum',

@@ -1,4 +1,4 @@
-import { canonicalJson } from 'dsh-core'
+import { canonicalJson, listNames, quote } from 'dsh-core'
 import type { McpListing } from './mcp-listing.ts'
 import type { LintFinding } from './types.ts'
 
@@ -17,7 +17,7 @@ export function compareListings(first: McpListing, second: McpListing): LintFind
   if (shared.some((name, index) => sharedSecond[index] !== name)) {
     findings.push({
       rule: 'mcp-listing-unstable', source,
-      message: `MCP server ${JSON.stringify(server)} lists its tools in another order each time: ${names(first).join(', ')}, then ${names(second).join(', ')}`,
+      message: `MCP server ${JSON.stringify(server)} lists its tools in another order each time: ${listNames(names(first))}, then ${listNames(names(second))}`,
       advice: ADVICE, detail: { aspect: 'order', orders: [names(first), names(second)] },
     })
   }
@@ -27,7 +27,7 @@ export function compareListings(first: McpListing, second: McpListing): LintFind
     if (tool.description !== other.description) {
       findings.push({
         rule: 'mcp-listing-unstable', source,
-        message: `MCP server ${JSON.stringify(server)} describes tool ${JSON.stringify(tool.name)} differently each time: ${JSON.stringify(tool.description)}, then ${JSON.stringify(other.description)}`,
+        message: `MCP server ${JSON.stringify(server)} describes tool ${JSON.stringify(tool.name)} differently each time: ${quote(tool.description)}, then ${quote(other.description)}`,
         advice: ADVICE, detail: { aspect: 'description', tool: tool.name, values: [tool.description, other.description] },
       })
     }
@@ -44,7 +44,7 @@ export function compareListings(first: McpListing, second: McpListing): LintFind
   if (onlyOnce.length) {
     findings.push({
       rule: 'mcp-listing-unstable', source,
-      message: `MCP server ${JSON.stringify(server)} lists other tools each time: ${onlyOnce.join(', ')} in only one listing`,
+      message: `MCP server ${JSON.stringify(server)} lists other tools each time: ${listNames(onlyOnce)} in only one listing`,
       advice: ADVICE, detail: { aspect: 'set', tools: onlyOnce },
     })
   }

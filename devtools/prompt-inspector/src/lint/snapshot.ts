@@ -23,15 +23,21 @@ export interface BootSnapshot {
   assemblies: AssemblySnapshot[]
   owners: Map<string, { entry: string | null; server: string | null }>
   mcpServers: ServerSpec[]
-  /** The cache rules of the loop's model (its provider profile), when the app runs a loop with an llm. */
-  cache: { model: string; provider: string; minimumTokens: number } | null
+  /**
+   * The cache rules of the loop's model (its provider profile) and its context window (undefined when the
+   * adapter declares none), when the app runs a loop with an llm.
+   */
+  cache: { model: string; provider: string; minimumTokens: number; contextWindow: number | undefined } | null
 }
 
 const PLACEHOLDER = /\{\{([a-z][a-z0-9_]*)\}\}/g
 
-/** Boots the app file as `inspect` does, settles, and assembles `assemblies` times with the loop's context. */
-export async function snapshotBoot(file: string, settleMs: number, assemblies: number): Promise<BootSnapshot> {
-  return withSettledApp({ file, settleMs }, async (app) => {
+/**
+ * Boots the app file as `inspect` does from its `text` (read once by the caller), settles, and assembles
+ * `assemblies` times with the loop's context.
+ */
+export async function snapshotBoot(file: string, text: string, settleMs: number, assemblies: number): Promise<BootSnapshot> {
+  return withSettledApp({ file, text, settleMs }, async (app) => {
     const ctx: Context = app.ctx
     const systemPrompt = ctx.get('systemPrompt')
     if (!systemPrompt) throw new PromptCliError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to lint`)
@@ -66,7 +72,7 @@ export async function snapshotBoot(file: string, settleMs: number, assemblies: n
     let cache: BootSnapshot['cache'] = null
     if (llm && model) {
       const policy = llm.cachePolicy(model)
-      cache = { model, provider: policy.profile.id, minimumTokens: policy.minimumTokens }
+      cache = { model, provider: policy.profile.id, minimumTokens: policy.minimumTokens, contextWindow: llm.contextWindow(model) }
     }
     return { context, assemblies: taken, owners: byTool, mcpServers: mcpServersOf(ctx), cache }
   })

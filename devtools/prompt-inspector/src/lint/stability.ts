@@ -1,4 +1,4 @@
-import type { ToolSchema } from 'dsh-core'
+import { listNames, quote, type ToolSchema } from 'dsh-core'
 import type { AssemblySnapshot, BootSnapshot } from './snapshot.ts'
 import type { LintFinding, LintRule } from './types.ts'
 
@@ -21,7 +21,7 @@ export function compareAssemblies(rule: LintRule, a: AssemblySnapshot, b: Assemb
     findings.push({
       rule,
       source: { kind: 'variable', name },
-      message: `prompt variable {{${name}}} has another value ${between}: ${JSON.stringify(a.variables[name])}, then ${JSON.stringify(b.variables[name])} (used by section ${sections.map((section) => JSON.stringify(section)).join(', ')})`,
+      message: `prompt variable {{${name}}} has another value ${between}: ${quote(a.variables[name])}, then ${quote(b.variables[name])} (used by section ${listNames(sections.map(quote))})`,
       advice: `Every new value is a new cached prefix, so nothing after it is ever read from the cache. ${RUNTIME_CONTEXT}`,
       detail: { values: [a.variables[name] ?? null, b.variables[name] ?? null], sections },
     })

@@ -8,6 +8,7 @@ export type LintRule =
   | 'volatile-tool-description'
   | 'tool-block-too-large'
   | 'prefix-below-minimum'
+  | 'prefix-over-window'
 
 /** Where a finding comes from: a section, a prompt variable, a tool, an MCP server, or the model (for the whole prefix). */
 export interface LintSource {

@@ -1,3 +1,4 @@
+import { listNames } from 'dsh-core'
 import type { HttpEndpointConfig, HttpTransportConfig } from './config.ts'
 import { HttpAdapterError } from './error.ts'
 import type { RequestSite } from './failures.ts'
@@ -56,7 +57,7 @@ export function requireApiKey(
   const value = readApiKey(apiKeyEnv)
   if (value) return
   const state = value === undefined ? 'is not set' : 'is empty'
-  const models = options.models.join(', ')
+  const models = listNames(options.models)
   throw new HttpAdapterError('MISSING_API_KEY',
     `environment variable ${apiKeyEnv} ${state} (needed by ${options.owner} for ${options.models.length === 1 ? 'model' : 'models'} ${models}); export it, or disable this entry`)
 }
