@@ -5,7 +5,9 @@ import { PROFILES } from 'dsh-llm'
 import { scenariosFor } from './wire-scenarios.ts'
 
 /** Fields and block types one provider documents and another does not. */
-export const PROVIDER_ONLY = ['cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'defer_loading', 'tool_addition', 'tool_removal'] as const
+export const PROVIDER_ONLY = ['cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'defer_loading', 'tool_addition', 'tool_removal', 'tool_definition'] as const
+/** Provider-only block types (`type` values); the others are keys. */
+const BLOCK_TYPES: readonly string[] = ['tool_addition', 'tool_removal', 'tool_definition']
 export type ProviderOnly = typeof PROVIDER_ONLY[number]
 
 /** One profile an adapter serves, the request type its bodies must satisfy, and the provider-only fields its docs have. */
@@ -15,6 +17,10 @@ export interface WireTypeRoute {
   typeName: string
   /** The provider-only fields its bodies may carry; each must appear in at least one of them. */
   allowed: readonly ProviderOnly[]
+  /** The tool-update modes this list holds (default: every mode the profile takes), for a profile split over two request types. */
+  modes?: readonly ToolUpdateMode[]
+  /** The generated list's name (default: the provider id). */
+  name?: string
 }
 
 /** What an adapter's wire-type check needs. */
@@ -40,7 +46,7 @@ export function providerOnlyFields(value: unknown, found = new Set<ProviderOnly>
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if ((PROVIDER_ONLY as readonly string[]).includes(key)) found.add(key as ProviderOnly)
-      if (key === 'type' && (inner === 'tool_addition' || inner === 'tool_removal')) found.add(inner)
+      if (key === 'type' && BLOCK_TYPES.includes(inner as string)) found.add(inner as ProviderOnly)
       providerOnlyFields(inner, found)
     }
   }
@@ -48,9 +54,9 @@ export function providerOnlyFields(value: unknown, found = new Set<ProviderOnly>
 }
 
 /** The bodies of every scenario on one route: all of them under the default mode, the tool changes under every other mode the profile takes. */
-function routeBodies(spec: WireTypeSpec, profile: ProviderProfile): { name: string; body: unknown }[] {
+function routeBodies(spec: WireTypeSpec, profile: ProviderProfile, modes: readonly ToolUpdateMode[] = profile.toolUpdates): { name: string; body: unknown }[] {
   const fallback = spec.defaultMode(profile.id)
-  return profile.toolUpdates.flatMap((mode) => scenariosFor(MODEL, mode, mode === fallback)
+  return profile.toolUpdates.filter((mode) => modes.includes(mode)).flatMap((mode) => scenariosFor(MODEL, mode, mode === fallback)
     .map((scenario) => ({ name: scenario.name, body: spec.body(profile.id, mode, scenario.request) })))
 }
 
@@ -62,8 +68,8 @@ function render(spec: WireTypeSpec): string {
     '',
   ]
   for (const route of spec.routes) {
-    lines.push(`export const ${route.provider} = [`)
-    for (const { name, body } of routeBodies(spec, PROFILES[route.provider])) lines.push(`  // ${name}`, `  ${JSON.stringify(body)},`)
+    lines.push(`export const ${route.name ?? route.provider} = [`)
+    for (const { name, body } of routeBodies(spec, PROFILES[route.provider], route.modes)) lines.push(`  // ${name}`, `  ${JSON.stringify(body)},`)
     lines.push(`] satisfies ${route.typeName}[]`, '')
   }
   return lines.join('\n')
@@ -86,9 +92,10 @@ export function wireTypeCases(spec: WireTypeSpec): void {
     })
 
     for (const route of spec.routes) {
-      it(`carry on the ${route.provider} profile only the provider-only fields its docs have (${route.allowed.join(', ') || 'none'})`, () => {
+      const modes = route.modes ? ` in ${route.modes.join(', ')}` : ''
+      it(`carry on the ${route.provider} profile${modes} only the provider-only fields its docs have (${route.allowed.join(', ') || 'none'})`, () => {
         const seen = new Set<ProviderOnly>()
-        for (const { name, body } of routeBodies(spec, PROFILES[route.provider])) {
+        for (const { name, body } of routeBodies(spec, PROFILES[route.provider], route.modes)) {
           const fields = providerOnlyFields(body)
           const stray = [...fields].filter((field) => !route.allowed.includes(field))
           expect(stray, `${route.provider}, ${name}`).toEqual([])
