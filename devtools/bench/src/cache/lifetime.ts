@@ -1,7 +1,8 @@
 import { Context, type Plugin } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
-import AnthropicProvider from 'dsh-llm-anthropic'
+import AnthropicProvider, { messagesWireBody } from 'dsh-llm-anthropic'
+import { DEFAULT_TOOL_UPDATE_BETA, requestBeta } from 'dsh-llm/http'
 import OpenAIProvider from 'dsh-llm-openai'
 import PromptCache from 'dsh-cache-break-detector'
 import type {} from 'dsh-tools'
@@ -99,12 +100,18 @@ export async function startProcess(configuration: Configuration, origin: string,
     ...configuration.contextWindow && { compactAt: COMPACT_AT },
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
-  watchReconstruction(ctx, SESSION)
-  await load(PromptCache)
-  watchBreaks(ctx, configuration.key)
   const { route = '', toolUpdate, contextWindow, entry, adapter } = configuration
   const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
-  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
+  const messages = { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
+  // on the Messages wire the rebuilt request's bytes and beta header are compared with what the provider got
+  watchReconstruction(ctx, SESSION, configuration.wire === 'messages' ? (request) => {
+    const wire = messagesWireBody(messages as never, request)
+    const beta = requestBeta(wire, (adapter?.toolUpdateBeta as string | undefined) ?? DEFAULT_TOOL_UPDATE_BETA)
+    return { body: JSON.stringify(wire.body), ...beta && { beta } }
+  } : undefined)
+  await load(PromptCache)
+  watchBreaks(ctx, configuration.key)
+  if (configuration.wire === 'messages') await load(AnthropicProvider, messages)
   else await load(OpenAIProvider, { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
   return { ctx, load, fibers }
 }

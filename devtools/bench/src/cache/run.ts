@@ -25,6 +25,8 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   deepseek_addition_only: { color: '#aec7e8', dash: '5 3' },
   anthropic_no_markers: { color: '#c5b0d5', dash: '1 2' },
   anthropic_breakpoints: { color: '#9edae5' },
+  anthropic_addition_only: { color: '#393b79', dash: '7 3' },
+  anthropic_in_history: { color: '#637939', dash: '2 2 6 2' },
   openai_prompt_cache_key: { color: '#ffbb78', dash: '4 1' },
   dashscope_markers: { color: '#98df8a', dash: '2 1' },
   append_addition: { color: '#dbdb8d', dash: '6 3' },
@@ -65,6 +67,7 @@ const problems = [
   ...reconstruction.mismatches,
 ]
 results.cache_reconstructed_requests = reconstruction.checked
+results.cache_reconstructed_wire_requests = reconstruction.wireChecked
 results.cache_reconstruction_mismatches = reconstruction.mismatches.length
 results.cache_requests = runs[0]?.summary.requests ?? 0
 results.cache_protocol_problems = problems.length
@@ -106,7 +109,7 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart, counted || '-']))
   }
   console.log()
-  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches']) {
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstructed_wire_requests', 'cache_reconstruction_mismatches']) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }
   for (const target of TARGETS) {

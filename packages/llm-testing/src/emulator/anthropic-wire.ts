@@ -177,7 +177,7 @@ export function readMessagesRequest(body: unknown, headers: IncomingHttpHeaders,
   const beta = headers['anthropic-beta']
   if (updates && profile !== 'anthropic' && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without anthropic-beta: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
   if (!updates && beta !== undefined && profile !== 'anthropic') problem(`anthropic-beta ${JSON.stringify(beta)} on a request without tool-update blocks`)
-  return { problems, prompt: writer.finish(declared), turns }
+  return { problems, prompt: writer.finish(declared), turns, ...profile === 'anthropic' && updates > 0 && { announcesToolChanges: true } }
 }
 
 /** The system prompt: a string, or (Anthropic) text blocks that may carry breakpoints. */

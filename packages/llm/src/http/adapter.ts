@@ -23,6 +23,12 @@ export interface WireRequest<Body> {
   beta?: string
 }
 
+/** The beta header value a request goes out with: its own `beta`, else `toolUpdateBeta`, and only when it carries tool-update blocks. */
+export function requestBeta(request: WireRequest<unknown>, toolUpdateBeta: string): string | undefined {
+  const beta = request.beta ?? toolUpdateBeta
+  return request.hasToolUpdates && beta ? beta : undefined
+}
+
 /** Where an HTTP adapter says what a user should know: boot-time notices, the SDK's own warnings. */
 export type AdapterWarn = (message: string) => void
 
@@ -101,8 +107,10 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     const { signal, model } = options
     const { client, site } = connect(model)
     if (signal?.aborted) throw failures.cancelled(site)
-    const { body, hasToolUpdates, beta = config.toolUpdateBeta } = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config, models.get(model))
-    const headers = hasToolUpdates && beta ? { [betaHeader]: beta } : undefined
+    const request = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config, models.get(model))
+    const { body } = request
+    const beta = requestBeta(request, config.toolUpdateBeta)
+    const headers = beta ? { [betaHeader]: beta } : undefined
     // aborted by the caller's signal or by the idle timeout, whichever comes first
     const abandon = new AbortController()
     let units: AsyncIterable<Unit>
