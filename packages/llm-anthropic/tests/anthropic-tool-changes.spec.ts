@@ -1,10 +1,13 @@
 import { Context } from 'cordis'
 import { LlmRuntime } from 'dsh-llm'
-import { drainStream, sampleRequest, startLoopback, toolChanges } from 'dsh-llm-testing'
+import { drainStream, sampleRequest, startLoopback, toolChanges, toolSnapshot } from 'dsh-llm-testing'
+import type { ChatMessage } from 'dsh-core'
+import { Messages as BetaMessages } from '@anthropic-ai/sdk/resources/beta/messages'
+import { Messages } from '@anthropic-ai/sdk/resources/messages'
 import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import AnthropicProvider, { messagesWireBody, placeBreakpoints, type AnthropicConfig } from '../src/index.ts'
-import { fakeKey } from './setup.ts'
+import { fakeKey, setup } from './setup.ts'
 
 type Mode = 'addition-only' | 'in-history'
 const config = (mode: Mode): Partial<AnthropicConfig> => ({ baseURL: 'https://api.anthropic.com', models: [{ id: 'claude-opus-5-5', toolUpdate: mode }] })
@@ -60,6 +63,46 @@ describe('Anthropic\'s own tool-change blocks on the anthropic profile', () => {
     expect(wire('in-history', toolChanges.afterRemoval('claude-opus-5-5')).beta).toBe('mid-conversation-tool-changes-2026-07-01')
     expect(wire('addition-only', toolChanges.beforeAddition('claude-opus-5-5'))).toMatchObject({ hasToolUpdates: false })
     expect(wire('addition-only', toolChanges.beforeAddition('claude-opus-5-5')).beta).toBeUndefined()
+  })
+
+  it('in-history: one update that removes a start tool and adds a new one names both betas; a start tool that comes back is named by reference', () => {
+    const { read, write, grep, user1, assistant1, user2 } = toolChanges
+    const swap: ChatMessage = { role: 'developer', source: 'tool-registry', added: ['grep'], removed: ['write'], headerSeq: 5 }
+    const back: ChatMessage = { role: 'developer', source: 'tool-registry', added: ['write'], removed: [], headerSeq: 7 }
+    const assistant2: ChatMessage = { role: 'assistant', text: 'ok', toolCalls: [] }
+    const options = {
+      model: 'claude-opus-5-5', system: 'You are a test.', tools: [read, grep, write], messages: [user1, assistant1, user2, swap, assistant2, { role: 'user', text: 'again' } as ChatMessage, back],
+      toolHistory: toolSnapshot(1, [read, write], [{ seq: 6, added: ['grep'], removed: ['write'], headerSeq: 5 }, { seq: 9, added: ['write'], removed: [], headerSeq: 7 }], {
+        1: [read, write], 5: [read, grep], 7: [read, grep, write],
+      }),
+    }
+    const { body, beta } = wire('in-history', options)
+    expect(beta).toBe('mid-conversation-tool-changes-2026-07-01,inline-tools-2026-09-15')
+    expect(body.tools!.map((tool) => tool.name)).toEqual(['read', 'write'])
+    const updates = body.messages.filter((message) => message.role === 'system').map((message) => message.content)
+    expect(updates).toEqual([
+      [{ type: 'tool_addition', tool: { type: 'tool_definition', definition: { name: 'grep', description: grep.description, input_schema: grep.parameters } } },
+        { type: 'tool_removal', tool: { type: 'tool_reference', name: 'write' } }],
+      [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'write' } }],
+    ])
+  })
+
+  it('sends a request with the blocks through the SDK\'s beta namespace, with its beta header, and any other through the plain one', async () => {
+    // spies that call through: which namespace of the real SDK sent each request
+    const plain = vi.spyOn(Messages.prototype, 'create')
+    const beta = vi.spyOn(BetaMessages.prototype, 'create')
+    const h = await setup((_, res) => sendEvents(res, reply({ text: 'ok' })), { provider: 'anthropic', models: [{ id: 'claude-opus-5-5', toolUpdate: 'addition-only' }] })
+    try {
+      await drainStream(h.ctx, toolChanges.beforeAddition('claude-opus-5-5'))
+      await drainStream(h.ctx, toolChanges.afterAddition('claude-opus-5-5'))
+      expect(h.server.requests.map((request) => request.headers['anthropic-beta'])).toEqual([undefined, 'mid-conversation-tool-changes-2026-07-01'])
+      expect([plain.mock.calls.length, beta.mock.calls.length]).toEqual([1, 1])
+      expect((beta.mock.calls[0]![0] as any).messages.at(-1).role).toBe('system')
+    } finally {
+      plain.mockRestore()
+      beta.mockRestore()
+      await h.teardown()
+    }
   })
 
   it('places a tool change that follows an assistant message right after the next user message', () => {
