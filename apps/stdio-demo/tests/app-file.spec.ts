@@ -74,14 +74,28 @@ describe('hostile app files, through the executable', () => {
 
   it('refuses at boot a tool-update mode the provider profile does not take, in one line naming the file, entry, model, mode and why', async () => {
     const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: local-model } }',
+      '- { id: local, name: dsh-llm-anthropic, config: { baseURL: "http://127.0.0.1:9", apiKeyEnv: DSH_TEST_UNSET_ANTHROPIC_KEY, models: [{ id: local-model, toolUpdate: addition-only }] } }',
+    ].join('\n') + '\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: entry "local" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "local-model" has toolUpdate "addition-only", `
+      + 'but the generic profile does not accept it: plain Chat Completions and Messages servers take no tool_addition blocks (llama.cpp answers HTTP 400 '
+      + '"unsupported content[].type"); set provider: deepseek on an endpoint that does; valid: none, append\n')
+  })
+
+  it('says once at boot that a Claude model which takes no tool-change blocks falls back to append', async () => {
+    const { file } = await writeApp([
       '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: claude-sonnet-4-5 } }',
       '- { id: claude, name: dsh-llm-anthropic, config: { baseURL: "https://api.anthropic.com", apiKeyEnv: DSH_TEST_UNSET_ANTHROPIC_KEY, models: [{ id: claude-sonnet-4-5, toolUpdate: addition-only }] } }',
     ].join('\n') + '\n')
     const result = await run([file], 'hello\n')
-    expect(result).toMatchObject({ code: 1, stdout: '' })
-    expect(result.stderr).toBe(`${file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "claude-sonnet-4-5" has toolUpdate "addition-only", `
-      + "but the anthropic profile does not accept it: Anthropic's Messages API takes user and assistant messages only: it has no tool_addition blocks "
-      + 'and no system-role messages; valid: none, append\n')
+    const notice = 'dsh-llm-anthropic: model "claude-sonnet-4-5" asks for toolUpdate "addition-only", but it does not take tool_addition / tool_removal blocks: '
+      + 'Anthropic documents mid-conversation tool changes for Claude Opus 4.8, Opus 5, Opus 5.5, Sonnet 5.5, Haiku 5.5, Fable 5, Fable 5.1, Mythos 5 and Mythos 5.1 only '
+      + '(set toolChanges: true on the entry to send them anyway); it uses append instead'
+    expect(result.stderr.split(notice).length - 1).toBe(1)
+    // the boot then goes on to the next check, the unset key
+    expect(result.stderr).toContain('environment variable DSH_TEST_UNSET_ANTHROPIC_KEY is not set')
   })
 
   it('refuses at boot a cache lifetime an OpenAI breakpoint model does not take, and a cacheBreakpoints that is no boolean', async () => {

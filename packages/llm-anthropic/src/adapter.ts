@@ -1,19 +1,23 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { APIError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
+import type { MessageCreateParamsStreaming as BetaMessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages'
 import type { GenerateOptions, LlmAdapter } from 'dsh-llm'
-import { createHttpAdapter, httpWireBody, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
+import { createHttpAdapter, httpWireBody, type AdapterWarn, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { failures } from './failures.ts'
 import { placeBreakpoints } from './cache-markers.ts'
 import { buildMessagesRequest, type MessagesRequest } from './request.ts'
+import { buildAnthropicToolChangeRequest, usesAnthropicToolChanges } from './anthropic-tool-changes.ts'
+import { withSdkWarnings } from './sdk-warnings.ts'
 import { MessageStreamReader } from './stream-reader.ts'
 
 /**
  * The Messages wire on the shared HTTP adapter frame. Each model's `toolUpdate` mode decides how tool changes
  * are projected; requests that carry `tool_addition` / `tool_removal` blocks also carry the
- * `anthropic-beta: <toolUpdateBeta>` header, others never do.
+ * `anthropic-beta` header (`toolUpdateBeta`, or Anthropic's own beta names on the anthropic profile), others
+ * never do. Anthropic's own blocks go through the SDK's beta namespace, which types them.
  */
 export const messages: HttpAdapterDefinition<ResolvedHttpAdapterConfig<AnthropicConfig>, Anthropic, MessagesRequest, RawMessageStreamEvent, APIError> = {
   provider: 'anthropic',
@@ -24,20 +28,31 @@ export const messages: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Anthropic
   betaHeader: () => 'anthropic-beta',
   createClient,
   buildRequest: (options, projection, config, model) => {
-    const built = buildMessagesRequest(options, projection, config.maxTokens)
+    const built = usesAnthropicToolChanges(model)
+      ? buildAnthropicToolChangeRequest(options, model, config.maxTokens)
+      : buildMessagesRequest(options, projection, config.maxTokens)
     return { ...built, body: placeBreakpoints(built.body, model) }
   },
-  // The SDK's types know neither system-role tool-update blocks nor every compatible server's extras.
-  send: (client, body, init) => client.messages.create(body as unknown as MessageCreateParamsStreaming, init),
+  // The SDK's non-beta types know neither system-role tool-update blocks nor every compatible server's extras.
+  send: (client, body, init) => withSdkWarnings(client, () => hasAnthropicToolChanges(body)
+    // the beta events are a superset of the ones the reader knows
+    ? client.beta.messages.create(body as unknown as BetaMessageCreateParamsStreaming, init) as unknown as Promise<AsyncIterable<RawMessageStreamEvent>>
+    : client.messages.create(body as unknown as MessageCreateParamsStreaming, init)),
   reader: () => new MessageStreamReader(),
+}
+
+/** Whether a body carries Anthropic's own tool-change blocks (a `tool` with a `type`), which DeepSeek's never do. */
+function hasAnthropicToolChanges(body: MessagesRequest): boolean {
+  return body.messages.some((message) => message.role === 'system' && message.content.some((block) => 'tool' in block && 'type' in block.tool))
 }
 
 /**
  * An `LlmAdapter` for one Anthropic-Messages-compatible endpoint, for embedding without Cordis. The API key
- * is read from the environment variable named by `apiKeyEnv` at the first request.
+ * is read from the environment variable named by `apiKeyEnv` at the first request. `warn` gets the boot-time
+ * notices (a mode that fell back) and the SDK's own warnings (a deprecated model), each once.
  */
-export function createAnthropicAdapter(input: Partial<AnthropicConfig>): LlmAdapter {
-  return createHttpAdapter(messages, input)
+export function createAnthropicAdapter(input: Partial<AnthropicConfig>, warn?: AdapterWarn): LlmAdapter {
+  return createHttpAdapter(messages, input, warn)
 }
 
 /**

@@ -15,14 +15,15 @@ export const { Config, resolveConfig } = httpAdapterConfig<AnthropicConfig>({
   baseURL: 'https://api.anthropic.com',
   baseURLDescription: 'Base URL of the Messages API, without `/v1/messages` (DeepSeek: https://api.deepseek.com/anthropic).',
   apiKeyEnv: 'ANTHROPIC_API_KEY',
-  // DeepSeek's Messages route takes tool_addition blocks, so an entry there that says nothing announces
-  // additions; Anthropic's own API and generic servers take none.
-  toolUpdate: (_id, profile) => (profile.toolUpdates.includes('addition-only') ? 'addition-only' : profile.defaultToolUpdate),
+  // DeepSeek's Messages route takes tool_addition blocks on every model, so an entry there that says nothing
+  // announces additions; Anthropic's own API takes them on some models only (an entry asks for them by
+  // toolUpdate), generic servers on none.
+  toolUpdate: (_id, profile) => (profile.toolUpdates.includes('addition-only') && !profile.toolChanges ? 'addition-only' : profile.defaultToolUpdate),
   toolUpdateDescription: 'addition-only on the deepseek profile, append otherwise',
   // Claude's window.
   contextWindow: 200_000,
   betaHeaderName: 'anthropic-beta',
-  modelsExample: '[claude-sonnet-4-5] or [{ id: deepseek-chat, toolUpdate: addition-only }]',
+  modelsExample: '[claude-sonnet-4-5] or [{ id: claude-opus-5-5, toolUpdate: addition-only }]',
 }, {
   maxTokens: {
     schema: Schema.natural().min(1).default(DEFAULT_MAX_TOKENS).description('max_tokens when the request sets none.'),

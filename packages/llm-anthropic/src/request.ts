@@ -31,10 +31,19 @@ export interface WireSystemBlock {
   cache_control?: WireCacheControl
 }
 
-/** DSH's projection of a tool-registry update for Anthropic-compatible endpoints. */
+/** A tool as a tool-change block names it on Anthropic's own API: a `tools` entry by name, or inline. */
+export type WireToolChangeTool =
+  | { type: 'tool_reference'; name: string }
+  | { type: 'tool_definition'; definition: { name: string; description: string; input_schema: object } }
+
+/**
+ * DSH's projection of a tool-registry update for Anthropic-compatible endpoints: DeepSeek's blocks (the
+ * definition, the name) or Anthropic's (`tool_reference` / `tool_definition`, see anthropic-tool-changes.ts).
+ */
 export type WireToolUpdateBlock =
-  | { type: 'tool_addition'; tool: { name: string; description: string; input_schema: object } }
+  | { type: 'tool_addition'; tool: { name: string; description: string; input_schema: object } | WireToolChangeTool }
   | { type: 'tool_removal'; name: string }
+  | { type: 'tool_removal'; tool: { type: 'tool_reference'; name: string } }
 
 export type WireMessage =
   | { role: 'user' | 'assistant'; content: string | WireContentBlock[] }
@@ -66,7 +75,7 @@ export type BuiltRequest = WireRequest<MessagesRequest>
  * same body, key for key, and each history message maps on its own, so a request that extends the
  * previous one's history serializes as an extension of its bytes. Tools keep the order they were given in.
  */
-export function buildMessagesRequest(options: GenerateOptions, projection: ToolProjection, maxTokens: number): BuiltRequest {
+export function buildMessagesRequest(options: GenerateOptions, projection: ToolProjection, maxTokens: number, toUpdate: ToUpdateBlocks = deepSeekBlocks): BuiltRequest {
   const messages: WireMessage[] = []
   let hasToolUpdates = false
   let results: WireContentBlock[] | undefined
@@ -81,7 +90,7 @@ export function buildMessagesRequest(options: GenerateOptions, projection: ToolP
       continue
     }
     results = undefined
-    const wire = toWireMessage(message, projection.mode === 'append')
+    const wire = toWireMessage(message, projection.mode === 'append', toUpdate)
     if (!wire) continue
     if (wire.role === 'system') hasToolUpdates = true
     messages.push(wire)
@@ -101,11 +110,24 @@ export function buildMessagesRequest(options: GenerateOptions, projection: ToolP
   return { body, hasToolUpdates }
 }
 
-function toWireTool(definition: ToolSchema) {
+/** A tool declaration's wire form (no `defer_loading`, no breakpoint). */
+export function toWireTool(definition: ToolSchema) {
   return { name: definition.name, description: definition.description, input_schema: definition.parameters }
 }
 
-function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>, asText: boolean): WireMessage | undefined {
+/** A tool-registry update as the projection hands it over. */
+export type ToolUpdateNotice = Extract<ProjectedMessage, { role: 'tool-update' }>
+
+/** How a tool-update notice becomes the blocks of a system-role message. */
+export type ToUpdateBlocks = (notice: ToolUpdateNotice) => WireToolUpdateBlock[]
+
+/** DeepSeek's blocks: each addition carries the definition, each removal the name. */
+const deepSeekBlocks: ToUpdateBlocks = (notice) => [
+  ...notice.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireTool(definition) })),
+  ...notice.removed.map((name) => ({ type: 'tool_removal' as const, name })),
+]
+
+function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>, asText: boolean, toUpdate: ToUpdateBlocks): WireMessage | undefined {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text }
@@ -119,10 +141,7 @@ function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>, asT
     case 'tool-update': {
       // a route without tool-update blocks is told in words (mode append: removals only)
       if (asText) return { role: 'user', content: toolNoticeText(message) }
-      const content: WireToolUpdateBlock[] = [
-        ...message.added.map((definition) => ({ type: 'tool_addition' as const, tool: toWireTool(definition) })),
-        ...message.removed.map((name) => ({ type: 'tool_removal' as const, name })),
-      ]
+      const content = toUpdate(message)
       return content.length ? { role: 'system', content } : undefined
     }
   }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { HttpWire } from './http-wire.ts'
+import { Context } from 'cordis'
+import { LlmRuntime } from 'dsh-llm'
+import { fakeApiKey } from './fake-key.ts'
 import { configRefusal } from './plugin.ts'
 
 /** Endpoints and the profile each resolves to by its host. */
@@ -38,10 +41,32 @@ export function profileCases(wire: HttpWire): void {
         `${wire.packageName}: model "gpt-x" has toolUpdate "addition-only", but the openai profile does not accept it: `
         + "OpenAI's Chat Completions API takes no tool_addition blocks and no defer_loading declarations; valid: none, append",
       )
-      expect(() => wire.create({ baseURL: 'https://api.anthropic.com', models: [{ id: 'claude-x', toolUpdate: 'in-history' }] }))
-        .toThrow(/model "claude-x" has toolUpdate "in-history", but the anthropic profile does not accept it: .*no system-role messages; valid: none, append$/)
       expect(() => wire.create({ baseURL: 'http://127.0.0.1:1', models: [{ id: 'local', toolUpdate: 'addition-only' }] }))
         .toThrow(/model "local" has toolUpdate "addition-only", but the generic profile does not accept it: .*set provider: deepseek on an endpoint that does; valid: none, append$/)
+    })
+
+    it('takes the tool-change modes on the Anthropic models that take the blocks, append on the others (the entry may say otherwise), said once at boot', async () => {
+      const key = fakeApiKey('DSH_PROFILE_KEY', 'sk-profile-')
+      const ctx = new Context()
+      const warned: string[] = []
+      ctx.logger.exporter({ export: (message) => { if (message.type === 'warn') warned.push(String(message.args[0])) } })
+      await ctx.plugin(LlmRuntime)
+      const fiber = await ctx.plugin(wire.plugin, { baseURL: 'https://api.anthropic.com', apiKeyEnv: key.name, models: [
+        { id: 'claude-opus-5-5', toolUpdate: 'in-history' }, { id: 'claude-sonnet-5', toolUpdate: 'addition-only' },
+        { id: 'proxy-model', toolUpdate: 'addition-only', toolChanges: true }, { id: 'claude-haiku-5-5', toolUpdate: 'addition-only', toolChanges: false },
+      ] })
+      key.cleanup()
+      const adapter = ctx.llm.resolve('claude-opus-5-5')
+      await fiber.dispose()
+      const declare = adapter.toolUpdate as (model: string) => string
+      expect(['claude-opus-5-5', 'claude-sonnet-5', 'proxy-model', 'claude-haiku-5-5'].map(declare)).toEqual(['in-history', 'append', 'addition-only', 'append'])
+      expect(warned).toEqual([
+        `${wire.packageName}: model "claude-sonnet-5" asks for toolUpdate "addition-only", but it does not take tool_addition / tool_removal blocks: `
+        + 'Anthropic documents mid-conversation tool changes for Claude Opus 4.8, Opus 5, Opus 5.5, Sonnet 5.5, Haiku 5.5, Fable 5, Fable 5.1, Mythos 5 and Mythos 5.1 only '
+        + '(set toolChanges: true on the entry to send them anyway); it uses append instead',
+        `${wire.packageName}: model "claude-haiku-5-5" asks for toolUpdate "addition-only", but it does not take tool_addition / tool_removal blocks: its entry sets toolChanges: false; it uses append instead`,
+      ])
+      expect(() => wire.create({ models: [{ id: 'm', toolChanges: 'yes' }] })).toThrow(`${wire.packageName}: model "m" has toolChanges "yes"; it must be true or false`)
     })
 
     it('takes every mode on the deepseek profile', () => {
@@ -80,6 +105,7 @@ export function profileCases(wire: HttpWire): void {
       ['an adapter provider that is no profile', { provider: 'azure', models: ['m'] }, /provider/],
       ['an entry provider that is no profile', { models: [{ id: 'm', provider: 'azure' }] }, /provider/],
       ['a cacheTtl that is not a string', { models: [{ id: 'm', cacheTtl: 5 }] }, /cacheTtl/],
+      ['a toolChanges that is not a boolean', { models: [{ id: 'm', toolChanges: 'yes' }] }, /toolChanges/],
     ])('refuses %s through Cordis, naming the key', async (_, config, message) => {
       expect(await configRefusal(wire.plugin, config)).toMatch(message)
     })

@@ -6,8 +6,11 @@ import { scenariosFor } from './wire-scenarios.ts'
 
 /** Fields and block types one provider documents and another does not. */
 export const PROVIDER_ONLY = [
-  'cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'prompt_cache_options', 'prompt_cache_breakpoint', 'defer_loading', 'tool_addition', 'tool_removal',
+  'cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'prompt_cache_options', 'prompt_cache_breakpoint', 'defer_loading',
+  'tool_addition', 'tool_removal', 'tool_definition',
 ] as const
+/** Provider-only block types (`type` values); the others are keys. */
+const BLOCK_TYPES: readonly string[] = ['tool_addition', 'tool_removal', 'tool_definition']
 /** Fields no body may carry together: OpenAI refuses the deprecated retention beside `prompt_cache_options`. */
 const EXCLUSIVE: readonly (readonly [ProviderOnly, ProviderOnly])[] = [['prompt_cache_retention', 'prompt_cache_options']]
 export type ProviderOnly = typeof PROVIDER_ONLY[number]
@@ -23,6 +26,8 @@ export interface WireTypeRoute {
   typeName: string
   /** The provider-only fields its bodies may carry; each must appear in at least one of them. */
   allowed: readonly ProviderOnly[]
+  /** The tool-update modes this list holds (default: every mode the profile takes), for a profile split over two request types. */
+  modes?: readonly ToolUpdateMode[]
 }
 
 /** What an adapter's wire-type check needs. */
@@ -48,7 +53,7 @@ export function providerOnlyFields(value: unknown, found = new Set<ProviderOnly>
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if ((PROVIDER_ONLY as readonly string[]).includes(key)) found.add(key as ProviderOnly)
-      if (key === 'type' && (inner === 'tool_addition' || inner === 'tool_removal')) found.add(inner)
+      if (key === 'type' && BLOCK_TYPES.includes(inner as string)) found.add(inner as ProviderOnly)
       providerOnlyFields(inner, found)
     }
   }
@@ -64,8 +69,9 @@ export function refusedTogether(body: unknown): string[] {
 /** The bodies of every scenario on one route: all of them under the default mode, the tool changes under every other mode the profile takes. */
 function routeBodies(spec: WireTypeSpec, route: WireTypeRoute): { name: string; body: unknown }[] {
   const profile = PROFILES[route.provider]
+  const modes = route.modes ?? profile.toolUpdates
   const fallback = spec.defaultMode(profile.id)
-  return profile.toolUpdates.flatMap((mode) => scenariosFor(route.model ?? MODEL, mode, mode === fallback)
+  return profile.toolUpdates.filter((mode) => modes.includes(mode)).flatMap((mode) => scenariosFor(route.model ?? MODEL, mode, mode === fallback)
     .map((scenario) => ({ name: scenario.name, body: spec.body(profile.id, mode, scenario.request) })))
 }
 
@@ -102,7 +108,8 @@ export function wireTypeCases(spec: WireTypeSpec): void {
 
     for (const route of spec.routes) {
       const where = route.model ? `${route.provider} profile's ${route.model}` : `${route.provider} profile`
-      it(`carry on the ${where} only the provider-only fields its docs have (${route.allowed.join(', ') || 'none'})`, () => {
+      const modes = route.modes ? ` in ${route.modes.join(', ')}` : ''
+      it(`carry on the ${where}${modes} only the provider-only fields its docs have (${route.allowed.join(', ') || 'none'})`, () => {
         const seen = new Set<ProviderOnly>()
         for (const { name, body } of routeBodies(spec, route)) {
           const fields = providerOnlyFields(body)

@@ -103,7 +103,7 @@ describe('the emulator follows Anthropic\'s rules on /anthropic/v1/messages', ()
   it.each([
     ['a fifth breakpoint', messagesBody(4, { system: true, last: true, at: [0, 2, 4] }), 'at most 4'],
     ['a 1h breakpoint after a 5m one', { ...messagesBody(1, { system: true }), messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }] }] }, '1h cache_control after a 5m one'],
-    ['a system-role message', { ...messagesBody(1), messages: [{ role: 'user', content: 'x' }, { role: 'system', content: [{ type: 'tool_removal', name: 'a' }] }, { role: 'user', content: 'y' }] }, 'role "system"'],
+    ['DeepSeek\'s tool_removal block (a name, no tool_reference)', { ...messagesBody(1), messages: [{ role: 'user', content: 'x' }, { role: 'system', content: [{ type: 'tool_removal', name: 'a' }] }] }, 'may carry only tool_addition / tool_removal blocks naming a tool_reference or tool_definition'],
     ['a bad cache_control', { ...messagesBody(0), system: [{ type: 'text', text: 'x', cache_control: { type: 'persistent' } }] }, 'is not { type: \'ephemeral\''],
   ])('refuses %s with HTTP 400 and records the problem', async (_, body, message) => {
     const { served, post } = await emulator()

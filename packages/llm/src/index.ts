@@ -4,9 +4,9 @@ export { LlmError, type LlmErrorCode } from './error.ts'
 export { collect, type CollectOptions, type CollectedResponse } from './collect.ts'
 export { addUsage, emptyUsage, normalizeUsage, usageFromDashScope, type DashScopeUsage } from './usage.ts'
 export {
-  PROFILES, PROVIDER_IDS, cachePolicy, defaultCachePolicy, isProviderId, providerOfEndpoint,
+  ANTHROPIC_TOOL_CHANGE_MODELS, PROFILES, PROVIDER_IDS, cachePolicy, defaultCachePolicy, isProviderId, providerOfEndpoint,
   resolveProfile, toolUpdateRefusal, type CacheFacts, type CacheMechanism, type CacheTtl,
-  type ModelCachePolicy, type ProfileSource, type ProviderId, type ProviderProfile,
+  type ModelCachePolicy, type ProfileSource, type ProviderId, type ProviderProfile, type ToolChangeModels,
 } from './profiles/index.ts'
 export { projectToolUpdates, toolNoticeText, type ProjectedMessage, type ToolDeclaration, type ToolProjection } from './projection.ts'
 export { AdapterPlugin } from './adapter-plugin.ts'

@@ -25,8 +25,19 @@ describe('provider profiles', () => {
       if (cache.mechanism === 'explicit-breakpoints') expect(cache.maxBreakpoints).toBe(4)
       if (id !== 'generic') expect(PROFILES[id].sources.length).toBeGreaterThan(0)
     }
-    // tool-update blocks exist on DeepSeek's wire only
-    expect(PROVIDER_IDS.filter((id) => PROFILES[id].toolUpdates.includes('addition-only'))).toEqual(['deepseek'])
+    // tool-update blocks exist on DeepSeek's wire and on Anthropic's own (for some models only)
+    expect(PROVIDER_IDS.filter((id) => PROFILES[id].toolUpdates.includes('addition-only'))).toEqual(['anthropic', 'deepseek'])
+    expect(PROVIDER_IDS.filter((id) => PROFILES[id].toolChanges)).toEqual(['anthropic'])
+  })
+
+  it('names the Claude models that take tool-change blocks, with or without a date suffix, and no other', () => {
+    const takes = (model: string) => PROFILES.anthropic.toolChanges!.models.test(model)
+    for (const model of ['claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-1', 'claude-mythos-5', 'claude-mythos-5-1', 'claude-opus-4-8-20260801']) {
+      expect(takes(model), model).toBe(true)
+    }
+    for (const model of ['claude-sonnet-5', 'claude-sonnet-4-5', 'claude-opus-4-7', 'claude-haiku-4-5', 'claude-opus-5-5-preview', 'gpt-5']) expect(takes(model), model).toBe(false)
+    expect(PROFILES.anthropic.defaultToolUpdate).toBe('append')
+    expect(PROFILES.anthropic.sources.map((source) => source.url)).toContain('https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages')
   })
 
   it('says why a profile refuses a mode, and nothing when it takes it', () => {

@@ -58,6 +58,9 @@ export const CONFIGURATIONS: Configuration[] = [
   // Anthropic's own API caches only at breakpoints: the anthropic profile places them; a harness that does
   // not know the provider's rules (the generic profile on the same wire) sends none and reads nothing
   { key: 'anthropic_breakpoints', label: 'anthropic messages, profile anthropic (breakpoints)', wire: 'messages', route: '/anthropic', entry: { provider: 'anthropic' } },
+  // Anthropic's own tool-change blocks (emulated-coder is no Claude id the profile knows: the entry says it takes them)
+  { key: 'anthropic_addition_only', label: 'anthropic messages, breakpoints, toolUpdate addition-only', wire: 'messages', route: '/anthropic', toolUpdate: 'addition-only', entry: { provider: 'anthropic', toolChanges: true } },
+  { key: 'anthropic_in_history', label: 'anthropic messages, breakpoints, toolUpdate in-history', wire: 'messages', route: '/anthropic', toolUpdate: 'in-history', entry: { provider: 'anthropic', toolChanges: true } },
   { key: 'anthropic_no_markers', label: 'anthropic messages, no cache_control (baseline)', wire: 'messages', route: '/anthropic', entry: { provider: 'generic' } },
   { key: 'openai_prompt_cache_key', label: 'openai chat completions, profile openai (prompt_cache_key)', wire: 'chat-completions', route: '/openai', entry: { provider: 'openai' } },
   // without a key the routing hash is the prompt's opening alone: a tool sorted into it moves the session

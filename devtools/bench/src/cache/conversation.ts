@@ -9,7 +9,7 @@ import { KEY_ENV, MODEL, boot, type Lifetime } from './lifetime.ts'
 import { bootMcp, mcpName } from './mcp-lifetime.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { ADDED_GROUP_ID, ADDED_TOOLS, TOOL_GROUPS } from './tools.ts'
-import { wireReconstruction } from './wire-reconstruction.ts'
+import { settleWire } from './reconstruction.ts'
 
 /** Upper bound of the real start delay of each MCP server in one boot (ms). */
 const MCP_MAX_DELAY_MS = 200
@@ -36,7 +36,6 @@ export interface ConfigurationRun {
  */
 export async function runConfiguration(configuration: Configuration, seed: number): Promise<ConfigurationRun> {
   const emulator = await startEmulator([MODEL])
-  wireReconstruction.received = emulator.received
   const root = await mkdtemp(join(tmpdir(), 'dsh-bench-cache-'))
   const priorKey = process.env[KEY_ENV]
   process.env[KEY_ENV] = 'bench-dummy-key'
@@ -70,6 +69,7 @@ export async function runConfiguration(configuration: Configuration, seed: numbe
         const start = emulator.ledger.length
         const text = mcp ? TURNS[turn - 1]!.replace(/^\/call (\S+)/, (_, name: string) => `/call ${mcpName(groups, name)}`) : TURNS[turn - 1]!
         const reported = await playTurn(life.agent, turn, text, problems)
+        settleWire(emulator.received)
         const entries = emulator.ledger.slice(start)
         const sent = entries.map((entry) => entry.cachedTokens)
         if (sent.join() !== reported.join()) {

@@ -1,14 +1,14 @@
 import { Context, type Plugin } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentSpine from 'dsh-agent-spine-demo'
-import AnthropicProvider from 'dsh-llm-anthropic'
+import AnthropicProvider, { messagesWireBody } from 'dsh-llm-anthropic'
+import { DEFAULT_TOOL_UPDATE_BETA, requestBeta } from 'dsh-llm/http'
 import OpenAIProvider, { chatWireBody } from 'dsh-llm-openai'
 import PromptCache from 'dsh-cache-break-detector'
 import type {} from 'dsh-tools'
 import ToolsStatic from 'dsh-tools-static'
 import { COMPACT_AT, type Configuration } from './configurations.ts'
 import { watchReconstruction } from './reconstruction.ts'
-import { watchWireReconstruction } from './wire-reconstruction.ts'
 import { watchBreaks } from './breaks.ts'
 import type { BenchTool, ToolGroup } from './tools.ts'
 import { VIRTUAL_EPOCH_MS, VirtualClock } from './virtual-clock.ts'
@@ -100,17 +100,20 @@ export async function startProcess(configuration: Configuration, origin: string,
     ...configuration.contextWindow && { compactAt: COMPACT_AT },
   })
   if (configuration.registrationOrder) await load(RegistrationOrder)
-  watchReconstruction(ctx, SESSION)
-  await load(PromptCache)
-  watchBreaks(ctx, configuration.key)
   const { route = '', toolUpdate, contextWindow, entry, adapter } = configuration
   const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
-  if (configuration.wire === 'messages') await load(AnthropicProvider, { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter })
-  else {
-    const config = { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
-    await load(OpenAIProvider, config)
-    watchWireReconstruction(ctx, SESSION, (options) => JSON.stringify(chatWireBody(config, options).body))
-  }
+  const messages = { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
+  const chat = { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
+  // on both wires the rebuilt request's bytes (and the Messages beta header) are compared with what the provider got
+  watchReconstruction(ctx, SESSION, configuration.wire === 'messages' ? (request) => {
+    const wire = messagesWireBody(messages as never, request)
+    const beta = requestBeta(wire, (adapter?.toolUpdateBeta as string | undefined) ?? DEFAULT_TOOL_UPDATE_BETA)
+    return { body: JSON.stringify(wire.body), ...beta && { beta } }
+  } : (request) => ({ body: JSON.stringify(chatWireBody(chat as never, request).body) }))
+  await load(PromptCache)
+  watchBreaks(ctx, configuration.key)
+  if (configuration.wire === 'messages') await load(AnthropicProvider, messages)
+  else await load(OpenAIProvider, chat)
   return { ctx, load, fibers }
 }
 

@@ -10,7 +10,6 @@ import { renderChart, type Series } from './chart.ts'
 import { CONFIGURATIONS } from './configurations.ts'
 import { runConfiguration, type ConfigurationRun } from './conversation.ts'
 import { reconstruction } from './reconstruction.ts'
-import { wireReconstruction } from './wire-reconstruction.ts'
 import { writeMetrics } from './writes.ts'
 import { breakMetrics, breaks } from './breaks.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
@@ -27,6 +26,8 @@ const STYLE: Record<string, Pick<Series, 'color' | 'dash'>> = {
   deepseek_addition_only: { color: '#aec7e8', dash: '5 3' },
   anthropic_no_markers: { color: '#c5b0d5', dash: '1 2' },
   anthropic_breakpoints: { color: '#9edae5' },
+  anthropic_addition_only: { color: '#393b79', dash: '7 3' },
+  anthropic_in_history: { color: '#637939', dash: '2 2 6 2' },
   openai_prompt_cache_key: { color: '#ffbb78', dash: '4 1' },
   openai_breakpoints: { color: '#ffd92f', dash: '1 1' },
   dashscope_markers: { color: '#98df8a', dash: '2 1' },
@@ -66,12 +67,10 @@ for (const { run, summary } of runs) Object.assign(results, metrics(run.configur
 const problems = [
   ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
   ...reconstruction.mismatches,
-  ...wireReconstruction.mismatches,
 ]
 results.cache_reconstructed_requests = reconstruction.checked
+results.cache_reconstructed_wire_requests = reconstruction.wireChecked
 results.cache_reconstruction_mismatches = reconstruction.mismatches.length
-results.cache_wire_reconstructed_requests = wireReconstruction.checked
-results.cache_wire_reconstruction_mismatches = wireReconstruction.mismatches.length
 results.cache_requests = runs[0]?.summary.requests ?? 0
 results.cache_protocol_problems = problems.length
 
@@ -112,8 +111,7 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart, counted || '-']))
   }
   console.log()
-  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstruction_mismatches',
-    'cache_wire_reconstructed_requests', 'cache_wire_reconstruction_mismatches',
+  for (const key of ['compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstructed_wire_requests', 'cache_reconstruction_mismatches',
     ...Object.keys(results).filter((key) => /^(cache_write|uncached)_tokens_/.test(key))]) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }

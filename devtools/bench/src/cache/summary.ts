@@ -91,6 +91,8 @@ export const TARGETS: { key: string; check: '>=' | '='; bound: number }[] = [
   { key: 'cache_share_deepseek_addition_only', check: '=', bound: 1 },
   { key: 'cache_share_compaction_request', check: '>=', bound: 0.9 },
   { key: 'cache_share_anthropic_breakpoints', check: '>=', bound: 0.95 },
+  { key: 'cache_share_anthropic_addition_only', check: '>=', bound: 0.99 },
+  { key: 'cache_share_anthropic_in_history', check: '>=', bound: 0.99 },
   { key: 'cache_share_dashscope_markers', check: '>=', bound: 0.95 },
   { key: 'cache_share_openai_breakpoints', check: '>=', bound: 0.99 },
   // the real detector, predicting with each route's profile, explains every fall the emulated provider reported

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
 import { PromptWriter, isObject, pieces, type ModelReply, type PromptUsage, type ReadRequest, type Turn } from './prompt.ts'
 import { MAX_MARKS } from './provider-cache.ts'
+import { betaNames, readAnthropicToolChanges, TOOL_CHANGES_BETA, type AnthropicTools } from './anthropic-tool-changes.ts'
 
 const TOOL_KEYS = ['name', 'description', 'input_schema', 'defer_loading', 'cache_control']
 /** Anthropic's server-side tool search tools, the documented companion of `defer_loading`. */
@@ -16,9 +17,10 @@ const definitionOf = (tool: Record<string, any>) => ({ name: tool.name, descript
  * - `deepseek` (DeepSeek's Anthropic-compatible route): system-role messages of tool-update blocks with
  *   the beta header (.agents/notes/implemented/feature/2026-11-30-effective-tool-header.md); no
  *   `cache_control`, which DeepSeek does not document.
- * - `anthropic`: the roles are user and assistant only; `cache_control` breakpoints on tools, system text
- *   blocks and content blocks (at most 4, 1-hour ones before 5-minute ones); `defer_loading` only beside a
- *   tool search tool.
+ * - `anthropic`: `cache_control` breakpoints on tools, system text blocks and content blocks (at most 4,
+ *   1-hour ones before 5-minute ones); system-role messages of tool-change blocks by Anthropic's rules
+ *   (`readAnthropicToolChanges`); `defer_loading` beside a tool search tool, or on a tool a `tool_addition`
+ *   of the request makes available (with the mid-conversation beta).
  */
 export function readMessagesRequest(body: unknown, headers: IncomingHttpHeaders, models: readonly string[], profile: 'deepseek' | 'anthropic' = 'deepseek'): ReadRequest {
   const problems: string[] = []
@@ -66,7 +68,6 @@ export function readMessagesRequest(body: unknown, headers: IncomingHttpHeaders,
     const extra = Object.keys(tool).filter((key) => !TOOL_KEYS.includes(key))
     if (extra.length) problem(`tools[${index}] has unknown keys ${extra.join(', ')}`)
     if (tool.defer_loading !== undefined && tool.defer_loading !== true) problem(`tools[${index}].defer_loading is not true`)
-    if (tool.defer_loading && profile === 'anthropic' && !searchable) problem(`tools[${index}].defer_loading without a tool search tool, which Anthropic requires`)
     if (declared.includes(tool.name)) problem(`tool ${JSON.stringify(tool.name)} is declared twice`)
     declared.push(tool.name)
     if (tool.defer_loading) {
@@ -79,6 +80,7 @@ export function readMessagesRequest(body: unknown, headers: IncomingHttpHeaders,
     marker(tool.cache_control, `tools[${index}]`)
   }
   readSystem(body.system, profile, writer, problem, marker)
+  const anthropicTools: AnthropicTools = { deferred, upFront: new Set(upFront.map((tool) => tool.name)), referenced: new Set(), inline: new Set() }
 
   const messages: unknown[] = Array.isArray(body.messages) ? body.messages : []
   if (messages.length === 0) problem('messages is not a non-empty array')
@@ -92,7 +94,7 @@ export function readMessagesRequest(body: unknown, headers: IncomingHttpHeaders,
     const content = message.content
     if (message.role === 'system') {
       updates++
-      if (profile === 'anthropic') return problem(`${where}: role "system"; the Messages API takes user and assistant messages only`)
+      if (profile === 'anthropic') return readAnthropicToolChanges(messages, index, headers, anthropicTools, writer, problem, marker)
       if (!Array.isArray(content) || content.length === 0) return problem(`${where}: a system message without tool-update blocks`)
       for (const block of content) {
         if (block?.type === 'tool_addition') {
@@ -165,10 +167,17 @@ export function readMessagesRequest(body: unknown, headers: IncomingHttpHeaders,
   if (lastSpoken !== 'user') problem('the last user or assistant message is not a user message, so there is nothing to answer')
   if (pending.size) problem(`the request ends before the results of tool calls ${[...pending].join(', ')}`)
   if (writer.markCount > MAX_MARKS) problem(`${writer.markCount} cache_control breakpoints; at most ${MAX_MARKS} are allowed`)
+  if (profile === 'anthropic' && !searchable) {
+    for (const name of deferred.keys()) {
+      if (!anthropicTools.referenced.has(name) || !betaNames(headers).has(TOOL_CHANGES_BETA)) {
+        problem(`tool ${JSON.stringify(name)} has defer_loading without a tool search tool or a tool_addition that makes it available`)
+      }
+    }
+  }
   const beta = headers['anthropic-beta']
-  if (updates && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without anthropic-beta: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
+  if (updates && profile !== 'anthropic' && beta !== DEFAULT_TOOL_UPDATE_BETA) problem(`tool-update blocks without anthropic-beta: ${DEFAULT_TOOL_UPDATE_BETA} (got ${JSON.stringify(beta)})`)
   if (!updates && beta !== undefined && profile !== 'anthropic') problem(`anthropic-beta ${JSON.stringify(beta)} on a request without tool-update blocks`)
-  return { problems, prompt: writer.finish(declared), turns }
+  return { problems, prompt: writer.finish(declared), turns, ...profile === 'anthropic' && updates > 0 && { announcesToolChanges: true } }
 }
 
 /** The system prompt: a string, or (Anthropic) text blocks that may carry breakpoints. */

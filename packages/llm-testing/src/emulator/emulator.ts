@@ -29,7 +29,7 @@ export interface LedgerEntry {
 
 interface Route {
   wire: Wire
-  /** The wire whose ideal applies: Anthropic's own API declares tools up front, as Chat Completions does. */
+  /** The wire whose ideal applies: Anthropic's own API declares tools up front, as Chat Completions does (a request that announces tool changes in history gets the Messages ideal). */
   ideal: Wire
   profile: EmulatedProfile
   read: (body: unknown, headers: IncomingMessage['headers'], models: readonly string[]) => ReadRequest
@@ -73,14 +73,15 @@ export async function startEmulator(models: readonly string[], options: Emulator
   const now = options.now ?? Date.now
   const caches = new Map<string, ProviderCache>()
   const ledger: LedgerEntry[] = []
-  /** Every request body as it arrived (answered or refused), with its path. */
-  const received: { path: string; body: string }[] = []
+  /** Every request body as it arrived (answered or refused), with its path and its `anthropic-beta` header. */
+  const received: { path: string; body: string; beta?: string }[] = []
   const problems: string[] = []
   let previous: RenderedPrompt | undefined
 
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string) => {
     const path = new URL(req.url ?? '/', 'http://emulator').pathname
-    received.push({ path, body: raw })
+    const beta = req.headers['anthropic-beta']
+    received.push({ path, body: raw, ...typeof beta === 'string' && { beta } })
     const route = req.method === 'POST' ? ROUTES[path] : undefined
     if (!route) {
       problems.push(`${req.method} ${req.url}: no such endpoint`)
@@ -102,7 +103,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
     let cache = caches.get(route.profile)
     if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
-    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, route.ideal), prompt.text.length), prompt)
+    const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, read.announcesToolChanges ? 'messages' : route.ideal), prompt.text.length), prompt)
     const reply = echoReply(read.turns)
     const usage = {
       promptTokens: tokensOf(prompt.text.length),

@@ -46,6 +46,8 @@ export interface ReadRequest {
   problems: string[]
   prompt: RenderedPrompt
   turns: Turn[]
+  /** Set when the request announces tool changes in its history (Anthropic's tool-change blocks), so a tool change need not shrink its ideal. */
+  announcesToolChanges?: boolean
 }
 
 /** Prompt usage the emulator reports for one request. */

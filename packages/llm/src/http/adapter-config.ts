@@ -23,7 +23,7 @@ import { HttpAdapterError } from './error.ts'
  * context window and the cache lifetime its requests ask for.
  */
 export type HttpModelEntry = string | {
-  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
 }
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
@@ -35,6 +35,8 @@ export interface HttpModel {
   toolUpdate: ToolUpdateMode
   contextWindow: number
   cache: ModelCachePolicy
+  /** Set when the entry's `toolUpdate` fell back (see `ToolChangeModels`): the one-line notice to log at boot. */
+  notice?: string
 }
 
 /** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
@@ -91,6 +93,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         id: Schema.string().required().description('Model id.'),
         provider: providerSchema.description('The provider profile of this model; default the adapter\'s provider, else the one of the baseURL host.'),
         toolUpdate: toolUpdateSchema.description(`How the route takes tool changes; default ${defaults.toolUpdateDescription}.`),
+        toolChanges: Schema.boolean().description('Whether the model takes tool_addition / tool_removal blocks; default the profile\'s list of models (anthropic: Claude Opus 4.8, Opus 5, Opus 5.5, Sonnet 5.5, Haiku 5.5, Fable 5 / 5.1, Mythos 5 / 5.1).'),
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
         cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h, 30m on breakpoint models).'),
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
@@ -147,19 +150,23 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
       throw invalid(`model ${quote(id)} has provider ${quote(own)}, which is not a profile; valid: ${PROVIDER_IDS.join(', ')}`)
     }
     const profile = resolveProfile(baseURL, own, provider)
-    const mode = toolUpdate ?? defaults.toolUpdate(id, profile)
-    if (!TOOL_UPDATE_MODES.includes(mode)) {
-      throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
+    const asked = toolUpdate ?? defaults.toolUpdate(id, profile)
+    if (!TOOL_UPDATE_MODES.includes(asked)) {
+      throw invalid(`model ${quote(id)} has toolUpdate ${quote(asked)}; valid: ${TOOL_UPDATE_MODES.join(', ')}`)
     }
-    const refusal = toolUpdateRefusal(profile, mode)
-    if (refusal) throw invalid(`model ${quote(id)} has toolUpdate ${quote(mode)}, but ${refusal}`)
+    if (toolChanges !== undefined && typeof toolChanges !== 'boolean') {
+      throw invalid(`model ${quote(id)} has toolChanges ${quote(toolChanges)}; it must be true or false`)
+    }
+    const refusal = toolUpdateRefusal(profile, asked)
+    if (refusal) throw invalid(`model ${quote(id)} has toolUpdate ${quote(asked)}, but ${refusal}`)
+    const { mode, notice } = toolChangeFallback(profile, id, asked, toolChanges, defaults.owner)
     if (cacheTtl !== undefined && typeof cacheTtl !== 'string') throw invalid(`model ${quote(id)} has cacheTtl ${quote(cacheTtl)}; it must be a string`)
     if (cacheBreakpoints !== undefined && typeof cacheBreakpoints !== 'boolean') {
       throw invalid(`model ${quote(id)} has cacheBreakpoints ${quote(cacheBreakpoints)}; it must be true or false`)
@@ -174,8 +181,22 @@ function resolveModels(
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     seen.add(id)
-    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl } }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice } }
   })
+}
+
+/**
+ * The mode a model gets for the `asked` one: `asked`, unless it needs tool-change blocks the model does not
+ * take (by the entry's `toolChanges`, else the profile's list), in which case the profile's fallback and a notice.
+ */
+function toolChangeFallback(profile: ProviderProfile, id: string, asked: ToolUpdateMode, toolChanges: boolean | undefined, owner: string) {
+  const facts = profile.toolChanges
+  if (!facts || !facts.modes.includes(asked) || (toolChanges ?? facts.models.test(id))) return { mode: asked }
+  const why = toolChanges === false ? 'its entry sets toolChanges: false' : `${facts.documented} (set toolChanges: true on the entry to send them anyway)`
+  return {
+    mode: facts.fallback,
+    notice: `${owner}: model ${quote(id)} asks for toolUpdate ${quote(asked)}, but it does not take tool_addition / tool_removal blocks: ${why}; it uses ${facts.fallback} instead`,
+  }
 }
 
 /** A key an adapter adds to the shared ones: its schema, its default for direct callers, and what the schema cannot check. */

@@ -19,7 +19,18 @@ export interface WireStreamReader<Unit> {
 export interface WireRequest<Body> {
   body: Body
   hasToolUpdates: boolean
+  /** The beta value such a request needs when its profile names its own (Anthropic's); else the config's `toolUpdateBeta`. */
+  beta?: string
 }
+
+/** The beta header value a request goes out with: its own `beta`, else `toolUpdateBeta`, and only when it carries tool-update blocks. */
+export function requestBeta(request: WireRequest<unknown>, toolUpdateBeta: string): string | undefined {
+  const beta = request.beta ?? toolUpdateBeta
+  return request.hasToolUpdates && beta ? beta : undefined
+}
+
+/** Where an HTTP adapter says what a user should know: boot-time notices, the SDK's own warnings. */
+export type AdapterWarn = (message: string) => void
 
 /**
  * What one HTTP adapter package brings to the shared frame: its names, its config, its SDK and its wire
@@ -39,7 +50,8 @@ export interface HttpAdapterDefinition<C extends ResolvedHttpAdapterConfig, Clie
   failures: FailureMapperSpec<A>
   /** Name of the header that carries `toolUpdateBeta`. */
   betaHeader(config: C): string
-  createClient(config: C, apiKey: string): Client
+  /** The SDK client; `warn` takes what the SDK would print on its own (deprecation notices). */
+  createClient(config: C, apiKey: string, warn: AdapterWarn): Client
   /**
    * The body of one request for `model` (undefined when the adapter does not serve it): a pure function of
    * its arguments, cache markers included, so a request rebuilt from the session log gives the same bytes.
@@ -69,14 +81,17 @@ export function httpWireBody<C extends ResolvedHttpAdapterConfig, Body>(
 /**
  * An `LlmAdapter` for one HTTP endpoint of `definition`'s wire format, configured by `input`. Each model's
  * `toolUpdate` mode decides how tool changes are projected (`projectToolUpdates`); only requests that carry
- * tool-update blocks get the `<betaHeader>: <toolUpdateBeta>` header. The API key is read at the first request
+ * tool-update blocks get the `<betaHeader>: <toolUpdateBeta>` header (or the request's own `beta`). Each model's
+ * boot-time notice (a mode that fell back) goes to `warn` once, here. The API key is read at the first request
  * (`lazyConnection`); a stream silent for `idleTimeoutMs` is abandoned; every failure is an `HttpAdapterError`.
  */
 export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, Body, Unit, A extends SdkApiError>(
   definition: HttpAdapterDefinition<C, Client, Body, Unit, A>,
   input: Partial<HttpAdapterConfig>,
+  warn: AdapterWarn = () => {},
 ): LlmAdapter {
   const config = definition.resolveConfig(input)
+  for (const model of config.models) if (model.notice) warn(model.notice)
   const betaHeader = definition.betaHeader(config)
   const models = new Map(config.models.map((model) => [model.id, model]))
   const modeOf = (model: string): ToolUpdateMode => models.get(model)?.toolUpdate ?? 'none'
@@ -85,15 +100,17 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
   const connect = lazyConnection(config, {
     owner: definition.owner,
     url: `${config.baseURL.replace(/\/+$/, '')}${definition.path}`,
-    createClient: (apiKey) => definition.createClient(config, apiKey),
+    createClient: (apiKey) => definition.createClient(config, apiKey, warn),
   })
 
   async function* stream(options: GenerateOptions): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal, model } = options
     const { client, site } = connect(model)
     if (signal?.aborted) throw failures.cancelled(site)
-    const { body, hasToolUpdates } = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config, models.get(model))
-    const headers = hasToolUpdates && config.toolUpdateBeta ? { [betaHeader]: config.toolUpdateBeta } : undefined
+    const request = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config, models.get(model))
+    const { body } = request
+    const beta = requestBeta(request, config.toolUpdateBeta)
+    const headers = beta ? { [betaHeader]: beta } : undefined
     // aborted by the caller's signal or by the idle timeout, whichever comes first
     const abandon = new AbortController()
     let units: AsyncIterable<Unit>

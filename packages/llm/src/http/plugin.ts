@@ -8,7 +8,7 @@ import { requireApiKey } from './connect.ts'
 
 /**
  * The Cordis plugin class of an HTTP adapter: validates its config by `Config`, builds the adapter
- * (`createHttpAdapter`), fails the start when the key's variable is unset or empty, and serves the adapter's
+ * (`createHttpAdapter`, its notices to the plugin's logger), fails the start when the key's variable is unset or empty, and serves the adapter's
  * models through `ctx.llm` until disposed. A package names it: `class OpenAIProvider extends httpAdapterPlugin(…) {}`.
  */
 export function httpAdapterPlugin<C extends HttpAdapterConfig, R extends ResolvedHttpAdapterConfig>(
@@ -19,7 +19,8 @@ export function httpAdapterPlugin<C extends HttpAdapterConfig, R extends Resolve
     static readonly Config = Config
 
     constructor(ctx: Context, config: C) {
-      const adapter = createHttpAdapter(definition, config)
+      const logger = ctx.logger(definition.owner)
+      const adapter = createHttpAdapter(definition, config, (message) => logger.warn(message))
       requireApiKey(config.apiKeyEnv, { owner: definition.owner, models: adapter.models })
       super(ctx, adapter)
     }

@@ -1,4 +1,5 @@
 import { OPENAI_BREAKPOINTS } from './model-breakpoints.ts'
+import { ANTHROPIC_TOOL_CHANGE_SOURCES, anthropicToolChanges } from './anthropic-tool-changes.ts'
 import type { CacheTtl, ProviderId, ProviderProfile } from './types.ts'
 
 const ANTHROPIC_CACHING = 'https://docs.claude.com/en/docs/build-with-claude/prompt-caching'
@@ -26,14 +27,17 @@ const anthropic: ProviderProfile = {
     ttls: [FIVE_MINUTES, { name: '1h', seconds: 3600, refreshedOnHit: true }],
     ttlChoices: ['5m', '1h'],
   },
-  toolUpdates: ['none', 'append'],
+  toolUpdates: ['none', 'append', 'addition-only', 'in-history'],
+  // append until a served model is known to take tool_addition blocks (an entry asks for them by toolUpdate)
   defaultToolUpdate: 'append',
-  refusal: "Anthropic's Messages API takes user and assistant messages only: it has no tool_addition blocks and no system-role messages",
+  refusal: 'Anthropic takes every mode on the models that take tool-change blocks',
+  toolChanges: anthropicToolChanges,
   usageFields: ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'output_tokens'],
   sources: [
     { facts: 'breakpoints (at most 4), prefix order tools → system → messages, 20-block lookback, minimum length per model, 5 m / 1 h TTL, 1 h entries before 5 m ones, usage fields', url: ANTHROPIC_CACHING },
     { facts: 'a deferred tool keeps the cache only when the model finds it through the tool search tool', url: ANTHROPIC_TOOL_CACHING },
-    { facts: 'message roles user and assistant only', url: ANTHROPIC_MESSAGES },
+    { facts: 'message roles user and assistant (system-role messages: see below)', url: ANTHROPIC_MESSAGES },
+    ...ANTHROPIC_TOOL_CHANGE_SOURCES,
   ],
 }
 

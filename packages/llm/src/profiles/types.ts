@@ -65,9 +65,26 @@ export interface ProviderProfile {
   defaultToolUpdate: ToolUpdateMode
   /** Why a mode outside `toolUpdates` would be refused by the provider, for the boot-time refusal. */
   refusal: string
+  /** Set where only some of the provider's models take the modes that need tool-change blocks. */
+  toolChanges?: ToolChangeModels
   /** The usage fields the provider reports about its cache, as the wire names them. */
   usageFields: readonly string[]
   sources: readonly ProfileSource[]
+}
+
+/**
+ * Which models of a provider take its mid-conversation tool-change blocks, where not every model does. A
+ * model entry asking for one of `modes` on a model outside `models` gets `fallback` instead, said once at boot.
+ */
+export interface ToolChangeModels {
+  /** The model ids that take the blocks (a model entry's `toolChanges` overrides it). */
+  models: RegExp
+  /** The modes that need the blocks. */
+  modes: readonly ToolUpdateMode[]
+  /** What such an entry gets on any other model. */
+  fallback: ToolUpdateMode
+  /** Which models the provider documents the blocks for, for the boot-time notice. */
+  documented: string
 }
 
 /** How one served model's requests use the provider's cache. */
