@@ -215,7 +215,10 @@ export class Agent {
     return { turn, reason: 'error', error: message, text: '', toolCalls: [] }
   }
 
-  /** A turn's observers: `onUpdate`, then `agent/update`; one that throws is logged and the turn goes on, so the log stays balanced. */
+  /**
+   * The observers of a turn that logged nothing (refused): `onUpdate`, then `agent/update`. An observer that
+   * throws is logged and the turn goes on, so the log stays balanced (so for `deliveringNotifier`).
+   */
   private notifier(onUpdate: PromptOptions['onUpdate']): Turn['notify'] {
     return (update) => {
       this.observe('onUpdate', update, onUpdate)
