@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path'
 import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, McpServer, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
@@ -68,6 +69,13 @@ function clientPresentsNotices(capabilities: unknown): boolean {
   return session?.notices !== undefined && session.notices !== null
 }
 
+// ACP asks for an absolute path; the SDK checks only that it is a string
+function checkCwd(method: string, cwd: string): void {
+  if (isAbsolute(cwd)) return
+  throw new AcpDemoError('INVALID_PARAMS', `${method}: cwd ${JSON.stringify(cwd)} is not an absolute path; ACP asks for the client's `
+    + 'working directory as one, e.g. "/home/me/project"', { cwd })
+}
+
 // the SDK turns any other thrown value into "Internal error"; ours keep their message
 function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promise<R> {
   return async (context) => {
@@ -118,6 +126,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     })
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       // checked before the agent exists, so a refused entry leaves no session behind
+      checkCwd('session/new', params.cwd)
       const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
       const created = await sessions.open(params.cwd)
       servers.open(created.id, specs)

@@ -65,14 +65,28 @@ export function limitLines(limit: number, onOversized: (line: OversizedLine) => 
   })
 }
 
-/** The warning to log for an oversized line, and the JSON-RPC error line answering it when it has an id. */
+/**
+ * The warning to log for an oversized line, and the JSON-RPC error line answering it: `-32600` with the
+ * request's id when it has a readable one; none for a notification (a `method` without an id: JSON-RPC
+ * answers no notification); otherwise `-32700` with `id: null`, since the agent parsed none of it.
+ */
 export function refusal(line: OversizedLine, limit: number): { log: string; response: string | undefined } {
   const what = `a message of ${line.bytes} bytes${line.method ? ` (${line.method})` : ''}, over the limit of ${limit} bytes per message`
-  if (line.id === undefined) return { log: `refused ${what}; it has no readable id, so nothing was answered`, response: undefined }
+  const data = { bytes: line.bytes, maxMessageBytes: limit }
+  if (line.id === undefined && line.method !== undefined) {
+    return { log: `refused ${what}; a notification (no readable id), so nothing was answered`, response: undefined }
+  }
+  if (line.id === undefined) {
+    const error = { code: -32700, message: `Parse error: message too large (${line.bytes} bytes; the limit is ${limit} bytes per message), not parsed`, data }
+    return {
+      log: `refused ${what}; it has no readable id, so it was answered with a parse error (id null)`,
+      response: `${JSON.stringify({ jsonrpc: '2.0', id: null, error })}\n`,
+    }
+  }
   const error = {
     code: -32600,
     message: `Invalid Request: message too large (${line.bytes} bytes; the limit is ${limit} bytes per message, a prompt included)`,
-    data: { bytes: line.bytes, maxMessageBytes: limit },
+    data,
   }
   return {
     log: `refused ${what}; answered request ${JSON.stringify(line.id)} with an error`,

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk'
 import { compareCodeUnits } from 'dsh-core'
 import type { SessionSummary } from 'dsh-session'
@@ -27,15 +28,34 @@ export function sessionTitle(prompt: string): string {
   return flat.length > TITLE_LENGTH ? `${flat.slice(0, TITLE_LENGTH - 1)}…` : flat
 }
 
-// a cursor names the last session of the page it ends, by its place in the listing's order
-const encodeCursor = (summary: SessionSummary) => Buffer.from(JSON.stringify([summary.lastTime ?? '', summary.id])).toString('base64url')
+/**
+ * The key this process signs its cursors with: a cursor is honoured only when it carries the HMAC of its
+ * payload under this key, so any cursor this agent did not give out (forged, edited, from an earlier process)
+ * is refused, whatever its shape, and one it gave out holds even after the sessions it names have changed.
+ */
+const CURSOR_KEY = randomBytes(32)
+const TAG_BYTES = 16
+
+const tagOf = (payload: Buffer) => createHmac('sha256', CURSOR_KEY).update(payload).digest().subarray(0, TAG_BYTES)
+
+// a cursor names the last session of the page it ends, by its place in the listing's order: `<payload>.<tag>`
+function encodeCursor(summary: SessionSummary): string {
+  const payload = Buffer.from(JSON.stringify([summary.lastTime ?? '', summary.id]))
+  return `${payload.toString('base64url')}.${tagOf(payload).toString('base64url')}`
+}
 
 function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) return value as [string, string]
-  } catch {}
-  throw new AcpDemoError('INVALID_PARAMS', `session/list: cursor ${JSON.stringify(cursor)} is not one this agent gave out; pass a nextCursor from an earlier session/list answer, or none for the first page`, { cursor })
+  const parts = cursor.split('.')
+  if (parts.length === 2) {
+    const [payload, tag] = parts.map((part) => Buffer.from(part!, 'base64url'))
+    // canonical base64url only, so one cursor has one spelling
+    const canonical = payload!.toString('base64url') === parts[0] && tag!.toString('base64url') === parts[1]
+    if (canonical && tag!.length === TAG_BYTES && timingSafeEqual(tag!, tagOf(payload!))) {
+      return JSON.parse(payload!.toString('utf8')) as [string, string]
+    }
+  }
+  throw new AcpDemoError('INVALID_PARAMS', `session/list: cursor ${JSON.stringify(cursor)} is not one this agent gave out; pass a nextCursor `
+    + 'from an earlier session/list answer of this agent process (cursors end with it), or none for the first page', { cursor })
 }
 
 /** Newest first, ties by id: the order summaries come in, and the one cursors are read against. */

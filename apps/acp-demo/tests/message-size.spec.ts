@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { appFolder, appYaml, drive, messageText, openSession, prompt, rejection, until, type Driven } from './harness.ts'
 
 const LIMIT = 32 * 1024 * 1024
@@ -34,16 +34,35 @@ describe('ACP messages over the line limit (32 MiB)', () => {
     expect(await agent.stop()).toBe(0)
   })
 
-  it('a 50 MB junk line gets one warning line and no answer; the next request is served', async () => {
+  it('a 50 MB junk line gets one warning line and a parse error with id null; the next request is served', async () => {
     const { agent, sessionId } = await started()
     const before = agent.stdout().length
+    // the test's client also receives the parse error, to a request it never sent, and says so on stderr
+    vi.spyOn(console, 'error').mockImplementation(() => {})
     agent.writeRaw(`${'junk '.repeat(10_000_000)}\n`)
     const logged = await until(() => refusals(agent.stderr())[0], 'the warning', 20_000)
-    expect(logged).toBe(`[warn] acp: refused a message of 50000000 bytes, over the limit of ${LIMIT} bytes per message; it has no readable id, so nothing was answered`)
+    expect(logged).toBe(`[warn] acp: refused a message of 50000000 bytes, over the limit of ${LIMIT} bytes per message; it has no readable id, so it was answered with a parse error (id null)`)
     expect((await prompt(agent, sessionId, 'after the junk')).stopReason).toBe('end_turn')
     expect(messageText(agent.updates, sessionId)).toBe('echo: after the junk')
-    // only JSON-RPC went to stdout
-    for (const line of agent.stdout().slice(before).split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' })
+    // only JSON-RPC went to stdout, the parse error among it
+    const lines = agent.stdout().slice(before).split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    for (const line of lines) expect(line).toMatchObject({ jsonrpc: '2.0' })
+    expect(lines.filter((line) => line.error?.code === -32700)).toEqual([{
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: `Parse error: message too large (50000000 bytes; the limit is ${LIMIT} bytes per message), not parsed`, data: { bytes: 50_000_000, maxMessageBytes: LIMIT } },
+    }])
+    expect(await agent.stop()).toBe(0)
+  })
+
+  it('a 40 MB notification (a method, no id) gets one warning line and no answer, as JSON-RPC wants for notifications', async () => {
+    const { agent, sessionId } = await started()
+    const before = agent.stdout().length
+    agent.writeRaw(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"${sessionId}","pad":"${'p'.repeat(40_000_000)}"}}\n`)
+    const logged = await until(() => refusals(agent.stderr())[0], 'the warning', 20_000)
+    expect(logged).toMatch(new RegExp(`^\\[warn\\] acp: refused a message of \\d{8} bytes \\(session/cancel\\), over the limit of ${LIMIT} bytes per message; a notification \\(no readable id\\), so nothing was answered$`))
+    expect((await prompt(agent, sessionId, 'after it')).stopReason).toBe('end_turn')
+    expect(agent.stdout().slice(before).split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((line) => line.error)).toEqual([])
     expect(await agent.stop()).toBe(0)
   })
 

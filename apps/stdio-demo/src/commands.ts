@@ -31,7 +31,7 @@ export async function runCommand(line: string, demo: StdioDemo, agent: Agent): P
 
 async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<CommandResult | undefined> {
   const model = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim())
-  if (model) return { text: modelCommand(demo, agent, model[1]) }
+  if (model) return { text: await modelCommand(demo, agent, model[1]) }
   switch (line.trim()) {
     case '/tools': return { text: formatToolList(await demo.tools(agent)) }
     case '/prompt': return { text: await demo.systemPrompt(agent) }
@@ -42,13 +42,17 @@ async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<Co
   }
 }
 
-/** `/model`: the served models, the current one marked; `/model NAME`: switches to it (an unknown name throws, listing them). */
-function modelCommand(demo: StdioDemo, agent: Agent, wanted: string | undefined): string {
+/**
+ * `/model`: the served models, the current one marked; `/model NAME`: switches to it (an unknown name throws,
+ * listing them), and says so once the logged switch survives the process (a refusing store throws).
+ */
+async function modelCommand(demo: StdioDemo, agent: Agent, wanted: string | undefined): Promise<string> {
   const models = demo.models()
   if (wanted === undefined) return ['models (* = current):', ...models.map((model) => `${model === agent.model ? '*' : ' '} ${model}`)].join('\n')
   const from = agent.model
   if (wanted === from) return `model: ${from} (already)`
   agent.switchModel(wanted)
+  await agent.session.written()
   return `model: ${from} → ${wanted} (logged; the next request header gives reason "model")`
 }
 

@@ -4,6 +4,7 @@ import { LlmError, collect, type GenerateOptions, type LlmRoute } from 'dsh-llm'
 import type { RequestHeader, Session } from 'dsh-session'
 import { joinContextSections, renderContextSections, renderPrompt } from 'dsh-system-prompt'
 import { CompactionCancelled, Compactor, type CompactionOutcome } from './compaction.ts'
+import { UpdateDelivery } from './delivery.ts'
 import { AgentLoopError } from './errors.ts'
 import { HeaderLog } from './header.ts'
 import { mapWithLimit } from './limit.ts'
@@ -11,7 +12,7 @@ import { PermissionGate } from './permission-gate.ts'
 import { nextRequest } from './reconstruct.ts'
 import { ContextSnapshots } from './runtime-context.ts'
 import type { Turn } from './turn.ts'
-import type { AgentSettings, AgentStatus, PromptOptions, TurnResult } from './types.ts'
+import type { AgentSettings, AgentStatus, AgentUpdate, PromptOptions, TurnResult } from './types.ts'
 
 class Cancelled extends Error {}
 
@@ -214,26 +215,53 @@ export class Agent {
     return { turn, reason: 'error', error: message, text: '', toolCalls: [] }
   }
 
-  /** A turn's observers: `onUpdate`, then `agent/update`; one that throws is logged and the turn goes on, so the log stays balanced. */
+  /**
+   * The observers of a turn that logged nothing (refused): `onUpdate`, then `agent/update`. An observer that
+   * throws is logged and the turn goes on, so the log stays balanced (so for `deliveringNotifier`).
+   */
   private notifier(onUpdate: PromptOptions['onUpdate']): Turn['notify'] {
     return (update) => {
-      try {
-        onUpdate?.(update)
-        this.emit('agent/update', this, update)
-      } catch (error) {
-        this.logger.warn(`an agent update observer threw on ${update.type}: ${messageOf(error)}`)
-      }
+      this.observe('onUpdate', update, onUpdate)
+      this.observe('agent/update', update, (seen) => this.emit('agent/update', this, seen))
     }
   }
 
-  private async runRecovered(text: string, signal: AbortSignal, { onUpdate, askPermission }: PromptOptions): Promise<TurnResult> {
+  /**
+   * The notifier of a running turn: `agent/update` listeners (in this process) hear each update at once;
+   * the front door (`onUpdate`, its client) only once the events before it are stored (see UpdateDelivery).
+   */
+  private deliveringNotifier(delivery: UpdateDelivery): Turn['notify'] {
+    return (update) => {
+      delivery.push(update)
+      this.observe('agent/update', update, (seen) => this.emit('agent/update', this, seen))
+    }
+  }
+
+  private observe(who: string, update: AgentUpdate, observer: ((update: AgentUpdate) => void) | undefined): void {
+    try {
+      observer?.(update)
+    } catch (error) {
+      this.logger.warn(`an agent update observer (${who}) threw on ${update.type}: ${messageOf(error)}`)
+    }
+  }
+
+  private async runRecovered(text: string, signal: AbortSignal, options: PromptOptions): Promise<TurnResult> {
+    const delivery = new UpdateDelivery(this.session, (update) => this.observe('onUpdate', update, options.onUpdate))
+    try {
+      return await this.runDelivering(text, signal, options.askPermission, delivery)
+    } finally {
+      await delivery.delivered()
+    }
+  }
+
+  private async runDelivering(text: string, signal: AbortSignal, askPermission: PromptOptions['askPermission'], delivery: UpdateDelivery): Promise<TurnResult> {
     const turn = ++this.turns
     const current: Turn = {
       turn,
       step: 0,
       signal,
-      ...askPermission && { askPermission },
-      notify: this.notifier(onUpdate),
+      ...askPermission && { askPermission: delivery.guard(askPermission) },
+      notify: this.deliveringNotifier(delivery),
     }
     const { notify } = current
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }

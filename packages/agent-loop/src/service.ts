@@ -103,6 +103,9 @@ export class AgentLoop extends Service {
       }
       this.agents.set(id, agent)
       this.contexts.set(agent, () => fiber.dispose())
+      // A log cut off inside a turn was balanced as the agent attached: stored before anyone (a replay) shows
+      // it. A store that refuses it is heard at the agent's next turn, which reopens the session.
+      await agent.session.flushed().catch(() => {})
       return agent
     } finally {
       this.creating.delete(id)

@@ -78,6 +78,29 @@ describe('sessions are not shared', () => {
   })
 })
 
+// With `event` and `none` a write to a removed log fails at once: what the store refused never reaches the front door.
+describe.each(['event', 'none'] as const)('updates after a refused write (durability %s)', (durability) => {
+  it('onUpdate never hears the tool result the store refused; it hears the turn end carrying the failure', async () => {
+    const { ctx, root } = await setup({ durability })
+    const gate = gatedTool()
+    await ctx.plugin(gate.plugin)
+    const agent = await ctx.agentLoop.createAgent({ id: 'lost' })
+    const heard: string[] = []
+    const broadcast: string[] = []
+    ctx.on('agent/update', (_agent, update) => { broadcast.push(update.type) })
+    const running = agent.prompt('/call slow {}', { onUpdate: (update) => { heard.push(update.type) } })
+    await gate.started
+    await agent.session.flushed()
+    await rm(root, { recursive: true })
+    gate.release('late')
+    const result = await running
+    expect(result.reason).toBe('error')
+    expect(heard.filter((type) => type !== 'usage')).toEqual(['tool-call', 'turn-end'])
+    // plugins in this process hear what happened, stored or not
+    expect(broadcast).toContain('tool-result')
+  })
+})
+
 // The writer keeps its log open, so a removed folder is only noticed at the next check (each write with
 // `event` and `none`, the turn's fsync with `turn`). The tool holds the turn until the log is on disk and
 // the folder is gone: no timing decides the outcome.

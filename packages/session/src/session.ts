@@ -13,6 +13,11 @@ export interface EventSink {
   write(line: string): void
   /** Resolves once every line written so far is durable. */
   flushed(): Promise<void>
+  /**
+   * Resolves once every line written so far survives the end of this process (a crash, `kill -9`): handed
+   * to the operating system, or committed. Sinks without it count as such once `flushed()` resolves.
+   */
+  written?(): Promise<void>
   /** How many lines reached the storage (written, if not yet durable); absent for sinks that do not count. */
   readonly writtenLines?: number
 }
@@ -91,6 +96,17 @@ export class Session {
   /** Resolves once every event appended so far is durable (immediately for in-memory sessions). */
   flushed(): Promise<void> {
     return this.sink ? this.sink.flushed() : Promise.resolve()
+  }
+
+  /**
+   * Resolves once every event appended so far survives the end of this process (a crash, `kill -9`):
+   * written to the operating system by the JSONL store, committed by PostgreSQL. `flushed()` waits for the
+   * store's `durability` on top (a power cut). Front doors wait for this before a client sees anything
+   * these events imply. Immediately for in-memory sessions; rejects with the store's failure.
+   */
+  written(): Promise<void> {
+    if (!this.sink) return Promise.resolve()
+    return this.sink.written ? this.sink.written() : this.sink.flushed()
   }
 
   /** Every event in log order, as a frozen array (the same instance until the next append). */

@@ -9,7 +9,7 @@ import type { EventSink } from './session.ts'
 export abstract class WriteQueue implements EventSink {
   private readonly queue: string[] = []
   private queued = 0
-  private written = 0
+  private writtenCount = 0
   private draining: Promise<void> | undefined
   /** What stopped the queue; every later write and flush throws it. */
   protected failure: Error | undefined
@@ -23,15 +23,20 @@ export abstract class WriteQueue implements EventSink {
 
   abstract flushed(): Promise<void>
 
+  /** Resolves once every line queued so far is written (handed to the storage); throws the failure. */
+  async written(): Promise<void> {
+    await this.allWritten()
+  }
+
   /** Lines written so far (handed to the storage; durable only as `flushed` says). */
   get writtenLines(): number {
-    return this.written
+    return this.writtenCount
   }
 
   /** Resolves with the number of lines queued so far once they are all written; throws the failure. */
   protected async allWritten(): Promise<number> {
     const target = this.queued
-    while (this.written < target && !this.failure) await this.draining
+    while (this.writtenCount < target && !this.failure) await this.draining
     if (this.failure) throw this.failure
     return target
   }
@@ -47,7 +52,7 @@ export abstract class WriteQueue implements EventSink {
       while (this.queue.length && !this.failure) {
         const batch = this.queue.splice(0)
         await this.writeBatch(batch)
-        this.written += batch.length
+        this.writtenCount += batch.length
       }
     } catch (error) {
       this.fail(error)

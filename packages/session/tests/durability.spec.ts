@@ -44,6 +44,35 @@ describe('durability', () => {
     expect((await readLines(join(root, 's.jsonl'))).length - 1).toBe(14)
   })
 
+  it('written() resolves once the lines are in the file, without the fsync that `turn` keeps for the turn end', async () => {
+    const root = await tempDir()
+    const { sessions } = await setup({ persistenceRoot: root })
+    const session = await sessions.create('s')
+    const syncs = await countSyncs()
+    // a new session: its log is created by this first append, asynchronously
+    chatTurn(session, 1)
+    await session.written()
+    expect((await readLines(join(root, 's.jsonl'))).length - 1).toBe(session.lastSeq)
+    expect(syncs).not.toHaveBeenCalled()
+    await session.flushed()
+    expect(syncs).toHaveBeenCalledTimes(1)
+  })
+
+  it('written() rejects with the store\'s failure, and resolves at once in memory', async () => {
+    const root = await tempDir()
+    const { sessions } = await setup({ persistenceRoot: root, durability: 'event' })
+    const session = await sessions.create('s')
+    session.append('turn/start', { turn: 1 })
+    await session.written()
+    await fs.rm(root, { recursive: true })
+    session.append('user/message', { turn: 1, text: 'lost' })
+    await expect(session.written()).rejects.toThrow(/the file was deleted while the session was open/)
+    const memory = await setup({ persist: false })
+    const kept = await memory.sessions.create('m')
+    kept.append('turn/start', { turn: 1 })
+    await expect(kept.written()).resolves.toBeUndefined()
+  })
+
   it('turn is the default, and the store reports it', async () => {
     const { sessions } = await setup({})
     expect(sessions.durability).toBe('turn')

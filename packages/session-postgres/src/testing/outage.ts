@@ -8,6 +8,11 @@ export interface Outage {
   cut(): Promise<void>
   /** Listens again on the same port. */
   restore(): Promise<void>
+  /**
+   * Holds every byte sent to the server for `ms` before relaying it, in order (0: at once, the default):
+   * a slow network, so a statement commits that much after it was sent.
+   */
+  delay(ms: number): void
   close(): Promise<void>
 }
 
@@ -17,6 +22,7 @@ export async function startOutage(url: string): Promise<Outage> {
   const sockets = new Set<Socket>()
   let server: Server | undefined
   let port = 0
+  let delayMs = 0
   const listen = () => new Promise<void>((resolve, reject) => {
     const relay = createServer((client) => {
       const upstream = connect(Number(target.port || 5432), target.hostname)
@@ -25,7 +31,21 @@ export async function startOutage(url: string): Promise<Outage> {
         socket.on('close', () => sockets.delete(socket))
         socket.on('error', () => {})
       }
-      client.pipe(upstream).pipe(client)
+      // bytes to the server wait `delayMs`, never overtaking earlier ones; answers come back at once
+      const held: { at: number; chunk: Buffer }[] = []
+      let timer: NodeJS.Timeout | undefined
+      const release = () => {
+        timer = undefined
+        while (held.length && held[0]!.at <= Date.now()) upstream.write(held.shift()!.chunk)
+        if (held.length) timer = setTimeout(release, held[0]!.at - Date.now())
+      }
+      client.on('data', (chunk: Buffer) => {
+        if (delayMs === 0 && !held.length) return void upstream.write(chunk)
+        held.push({ at: Date.now() + delayMs, chunk })
+        timer ??= setTimeout(release, held[0]!.at - Date.now())
+      })
+      client.on('close', () => clearTimeout(timer))
+      upstream.pipe(client)
       client.on('close', () => upstream.destroy())
       upstream.on('close', () => client.destroy())
     })
@@ -47,5 +67,9 @@ export async function startOutage(url: string): Promise<Outage> {
   const relayed = new URL(url)
   relayed.hostname = '127.0.0.1'
   relayed.port = String(port)
-  return { url: relayed.href, cut: stop, restore: listen, close: stop }
+  const delay = (ms: number) => {
+    if (!Number.isInteger(ms) || ms < 0) throw new Error(`delay: ms must be a whole number of milliseconds, 0 or more, got ${ms}`)
+    delayMs = ms
+  }
+  return { url: relayed.href, cut: stop, restore: listen, close: stop, delay }
 }
