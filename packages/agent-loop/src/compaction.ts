@@ -128,10 +128,14 @@ export class Compactor {
     return outcome
   }
 
-  /** True when a message was logged after the last compaction and at or before `throughSeq`. */
+  /** True when a message that was not refused was logged after the last compaction and at or before `throughSeq`. */
   private hasHistoryThrough(throughSeq: number): boolean {
+    const refused = new Set<number>()
     for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
-      const type = this.session.event(seq)!.type
+      const event = this.session.event(seq)!
+      const type = event.type
+      if (type === 'user/refused') refused.add((event.data as { messageSeq: number }).messageSeq)
+      if (refused.has(seq)) continue
       if (type === 'context/compaction') return false
       if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
     }

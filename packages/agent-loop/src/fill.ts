@@ -24,9 +24,13 @@ export function estimateTokens(chars: number): number {
  */
 export function estimateFill(session: Session, next: RequestSize, headerChanged = false): number {
   let appended = 0
+  // a refusal follows its message: met first going back, it keeps the message out of the count
+  const refused = new Set<number>()
   // Back from the end to the last response: what was logged since, never the whole log.
   for (let seq = headerChanged ? 0 : session.lastSeq; seq >= 1; seq--) {
     const event = session.event(seq)!
+    if (event.type === 'user/refused') refused.add((event as SessionEvent<'user/refused'>).data.messageSeq)
+    if (refused.has(seq)) continue
     if (event.type === 'assistant/message') {
       const { usage } = (event as SessionEvent<'assistant/message'>).data
       if (usage) return usage.inputTokens + usage.outputTokens + estimateTokens(appended)
