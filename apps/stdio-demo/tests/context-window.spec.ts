@@ -17,3 +17,32 @@ describe('the context window through the bin', () => {
     expect(types).not.toContain('assistant/message')
   })
 })
+
+describe('a message refused for the window is not sent again', () => {
+  const app = () => writeApp([
+    '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: small } }',
+    '- { id: small, name: dsh-llm-scripted, config: { models: [{ id: small, contextWindow: 2000 }] } }',
+  ].join('\n') + '\n')
+  const oversized = 'x'.repeat(20_000)
+
+  it('piped, as the first message: one line for it, and the turns after it are answered', async () => {
+    const { file, sessions } = await app()
+    const exit = await run([file], `${oversized}\nhello\n`)
+    expect(exit.stdout).toBe('echo: hello\n')
+    expect(exit.stderr).toMatch(/^error: the next request needs about \d+ tokens, more than the 2000-token context window of "small", and there is no earlier history to compact\n1 of 2 turns failed\n$/)
+    const events = await sessionEvents(sessions)
+    expect(events.filter((event) => event.type === 'user/refused').map((event) => event.data)).toEqual([{ turn: 1, messageSeq: 2 }])
+  })
+
+  it('piped after history, and after --continue: the next turns are answered, and no request carries it', async () => {
+    const { file, sessions } = await app()
+    const exit = await run([file], `hello\n${oversized}\nagain\n`)
+    expect(exit.stdout).toBe('echo: hello\necho: again\n')
+    expect(exit.stderr).toMatch(/^error: the next request needs about \d+ tokens, more than the 2000-token context window of "small", even with the history compacted\n1 of 3 turns failed\n$/)
+    const continued = await run([file, '--continue'], 'third\n')
+    expect(continued).toMatchObject({ code: 0, stdout: 'echo: third\n' })
+    const events = await sessionEvents(sessions)
+    expect(events.filter((event) => event.type === 'turn/end').map((event) => event.data.reason)).toEqual(['done', 'error', 'done', 'done'])
+    expect(events.filter((event) => event.type === 'user/refused')).toHaveLength(1)
+  })
+})
