@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Durability } from './durability.ts'
 import { type LogLine, type ReadLinesOptions, readLineBatches } from './line-reader.ts'
-import { FOLDER_MODE, createLog, openLog } from './log-file.ts'
+import { FOLDER_MODE, createLog, makeFolder, openLog } from './log-file.ts'
 import { SessionError } from './errors.ts'
 import { Session, restoreEvent } from './session.ts'
 import { SessionLock } from './session-lock.ts'
@@ -100,7 +100,7 @@ export class JsonlWriter extends WriteQueue {
       }
       return file
     }
-    await fs.mkdir(dirname(this.path), { recursive: true, mode: FOLDER_MODE })
+    await makeFolder(dirname(this.path), FOLDER_MODE)
     try {
       await this.lock()
     } catch (error) {
