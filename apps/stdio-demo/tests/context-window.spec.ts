@@ -44,7 +44,7 @@ describe('a message refused for the window is not sent again', () => {
     const { file, sessions } = await app()
     const exit = await run([file], `hello\n${oversized}\nagain\n`)
     expect(exit.stdout).toBe('echo: hello\necho: again\n')
-    expect(exit.stderr).toMatch(/^error: the next request needs about \d+ tokens, more than the 2000-token context window of "small", even with the history compacted\n1 of 3 turns failed\n$/)
+    expect(exit.stderr).toMatch(/^error: the next request needs about \d+ tokens, more than the 2000-token context window of "small", even without the earlier history\n1 of 3 turns failed\n$/)
     const continued = await run([file, '--continue'], 'third\n')
     expect(continued).toMatchObject({ code: 0, stdout: 'echo: third\n' })
     const events = await sessionEvents(sessions)

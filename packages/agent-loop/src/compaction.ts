@@ -2,7 +2,7 @@ import { COMPACTION_INSTRUCTION, messageOf, type Usage } from 'dsh-core'
 import { LlmError, collect, type CollectedResponse, type GenerateOptions, type LlmRoute } from 'dsh-llm'
 import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
 import { AgentLoopError } from './errors.ts'
-import { estimateFill } from './fill.ts'
+import { estimateFill, estimateKept } from './fill.ts'
 import type { HeaderLog } from './header.ts'
 import type { Turn } from './turn.ts'
 
@@ -103,6 +103,10 @@ export class Compactor {
       if (fill > window) throw tooBig(fill, 'and there is no earlier history to compact')
       return
     }
+    // What stays after any compaction passes the window on its own: no compaction is sent, for it would
+    // carry the turn's message to the provider (and past the window), and the message is refused.
+    const kept = estimateKept(this.session, header, throughSeq)
+    if (kept > window) throw tooBig(kept, 'even without the earlier history')
     const outcome = await this.run(turn, route, 'auto', throughSeq, request)
     if (outcome.ok) {
       // the step's own header with the summary in place of the history: what the step will send

@@ -44,6 +44,21 @@ export function estimateFill(session: Session, next: RequestSize, headerChanged 
   return estimateTokens(next.system.length + toolsLength(next.tools) + JSON.stringify(next.messages).length)
 }
 
+/**
+ * Tokens of what no compaction can remove: the header and the messages logged after the cut at
+ * `throughSeq` (on a turn's first step, its user message).
+ */
+export function estimateKept(session: Session, header: Pick<RequestSize, 'system' | 'tools'>, throughSeq: number): number {
+  let chars = header.system.length + toolsLength(header.tools)
+  for (let seq = throughSeq + 1; seq <= session.lastSeq; seq++) {
+    const event = session.event(seq)!
+    if (event.type === 'user/message' || event.type === 'tool/result' || event.type === 'developer/message') {
+      chars += JSON.stringify(event.data).length
+    }
+  }
+  return estimateTokens(chars)
+}
+
 // The logged tool list is one frozen array until the header changes; measure it once.
 const toolLengths = new WeakMap<readonly ToolSchema[], number>()
 

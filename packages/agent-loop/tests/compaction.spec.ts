@@ -222,16 +222,18 @@ describe('the context window is enforced', () => {
     expect(reopened.events().filter((event) => event.type === 'user/refused').map((event) => event.data)).toEqual([{ turn: 1, messageSeq: 2 }])
   })
 
-  it('never sends a refused message again after a compaction made room for it in vain', async () => {
-    const { agent, requests } = await small(700, { script: { responses: [{ text: 'ok' }, { text: 'short summary' }, { text: 'answered' }] } })
+  it('refuses a message too big even without the earlier history, sending no compaction, and never sends it later', async () => {
+    const { agent, requests } = await small(700, { script: { responses: [{ text: 'ok' }, { text: 'answered' }] } })
     expect((await agent.prompt('hello')).reason).toBe('done')
     const refused = await agent.prompt('y'.repeat(4000))
-    expect(refused.error).toMatch(/even with the history compacted$/)
+    expect(refused.error).toMatch(/^the next request needs about \d+ tokens, more than the 700-token context window of "scripted-echo", even without the earlier history$/)
+    expect(requests).toHaveLength(1)
     const next = await agent.prompt('again')
     expect(next).toMatchObject({ reason: 'done', text: 'answered' })
-    expect(requests).toHaveLength(3)
-    expect(JSON.stringify(requests[2]!.messages)).not.toContain('yyyy')
-    expect(requests[2]!.messages.at(-1)).toEqual({ role: 'user', text: 'again' })
+    expect(requests).toHaveLength(2)
+    expect(JSON.stringify(requests)).not.toContain('yyyy')
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', text: 'again' })
+    expect(compactions(agent.session.events())).toEqual([])
     balanced(agent.session.events())
   })
 
