@@ -38,7 +38,7 @@ runMain(async (stopWith) => {
   const file = args[0] === undefined ? fileURLToPath(new URL('../cordis.yml', import.meta.url)) : resolvePath(args[0])
   // serve as soon as the app plugin is up: `initialize` answers while tool sources still start, and
   // prompts wait for readiness (see AcpDemo.serve)
-  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name) })
+  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name), frontDoor: { service: 'acpDemo', plugin: 'dsh-acp-demo' } })
   stopWith(app)
   const service = await app.whenProvided('acpDemo')
   if (!service) {

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { dshStateFolder } from 'dsh-session'
+import { dshStateFolder, makeFolder } from 'dsh-session'
 
 /** How many input lines the REPL keeps across runs. */
 export const HISTORY_LINES = 500
@@ -47,7 +47,7 @@ export class HistoryFile {
       while (this.latest) {
         const lines = this.latest
         this.latest = undefined
-        await fs.mkdir(dirname(this.path), { recursive: true })
+        await makeFolder(dirname(this.path))
         // typed lines can hold secrets: only the user may read them
         await fs.writeFile(temp, lines.map((line) => `${line}\n`).join(''), { mode: 0o600 })
         await fs.rename(temp, this.path)

@@ -5,7 +5,7 @@ import { historyFile } from './history.ts'
 import { flushOut, watchClosed } from './output.ts'
 import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { formatSessions } from './sessions.ts'
-import { showStartup, stillStarting } from './startup.ts'
+import { showStartup } from './startup.ts'
 import { BetweenTurns } from './between-turns.ts'
 import { resumeSummary } from './resume-summary.ts'
 import { parseInvocation } from './usage.ts'
@@ -33,7 +33,7 @@ runMain(async (stopWith) => {
   }
   if (interactive) process.once('SIGINT', onInterrupt)
   // the first turn is served only once the app is ready (every entry started, or the startup timeout passed)
-  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name), ...between && { logWrite: (line: string) => between.say(line) } })
+  const app = await startApp({ file, resolve: (name) => import.meta.resolve(name), frontDoor: { service: 'stdioDemo', plugin: 'dsh-stdio-demo' }, ...between && { logWrite: (line: string) => between.say(line) } })
   stopWith(app) // a signal while it starts stops it at once
   const demo = await app.whenProvided('stdioDemo')
   const shown = new Set<unknown>()
@@ -47,8 +47,6 @@ runMain(async (stopWith) => {
   const booted = await app.ready
   if (!demo) {
     await app.dispose()
-    const starting = booted.readiness.pending
-    if (starting.length) throw new BootError('MISSING_SERVICE', `${file}: ${stillStarting(starting)}`)
     throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
   if (invocation.list) {

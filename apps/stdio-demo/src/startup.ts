@@ -22,13 +22,3 @@ export async function showStartup(output: NodeJS.WritableStream, welcome: string
     ? `ready after ${seconds} s without ${named(readiness.pending)}: still starting, tools join when up\n`
     : `ready (${seconds} s)\n`)
 }
-
-/**
- * Why the bin cannot serve when the startup timeout passed before the dsh-stdio-demo entry (or one it
- * waits for) was up: the entries still starting, and the knob that gives them longer.
- */
-export function stillStarting(entries: readonly PendingEntry[]): string {
-  const list = entries.map((entry) => `entry "${entry.id}" (${entry.name})`).join(', ')
-  return `the startup timeout passed while ${list} ${entries.length === 1 ? 'was' : 'were'} still starting, `
-    + 'and nothing can be served without the dsh-stdio-demo entry; DSH_STARTUP_TIMEOUT_MS sets the timeout'
-}

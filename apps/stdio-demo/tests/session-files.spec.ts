@@ -69,6 +69,15 @@ describe('session files a user did not write through DSH', () => {
     expect((await readFile(path, 'utf8')).startsWith(whole)).toBe(true)
   })
 
+  it('--continue warns about a torn last line once, though it reads the log to choose it and again to open it', async () => {
+    const { file, sessions, id } = await withSession()
+    const path = join(sessions, `${id}.jsonl`)
+    await writeFile(path, `${await readFile(path, 'utf8')}{"seq":99,"ti`)
+    const continued = await run([file, '--continue'], 'second\n')
+    expect(continued).toMatchObject({ code: 0, stdout: 'echo: second\n' })
+    expect(continued.stderr).toMatch(/^[^\n]*, line \d+: skipped a torn last line [^\n]*; the next append cuts it off the file\n$/)
+  })
+
   it('a corrupt neighbour is one "broken" line in --sessions, and --continue and --resume of a healthy session still work', async () => {
     const { file, sessions, id } = await withSession()
     await writeFile(join(sessions, 'broken.jsonl'), 'this is not json\n{"neither": is this}\n')

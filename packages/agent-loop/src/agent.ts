@@ -266,6 +266,7 @@ export class Agent {
     const { notify } = current
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
     let openStep = 0
+    let refused: number | undefined
     try {
       await this.session.flushed()
       this.session.append('turn/start', { turn })
@@ -289,7 +290,13 @@ export class Agent {
         openStep = step
         // Before a changed header is logged: the compaction request then rides the prefix the provider holds.
         // The first step keeps the user's new message verbatim after the summary; later ones compact it too.
-        await this.compactor.fit(current, route, header, nextRequest(this.session), step === 1 ? asked.seq - 1 : this.session.lastSeq)
+        try {
+          await this.compactor.fit(current, route, header, nextRequest(this.session), step === 1 ? asked.seq - 1 : this.session.lastSeq)
+        } catch (error) {
+          // no request carried the message yet, and none will: it is refused, not history
+          if (step === 1 && error instanceof AgentLoopError && error.code === 'CONTEXT_FULL') refused = asked.seq
+          throw error
+        }
         this.headers.log(current, header)
         // after the header, in the history: a changing runtime context never moves the cached prefix
         this.snapshots.update(turn, step, joinContextSections(contexts), contexts)
@@ -315,6 +322,7 @@ export class Agent {
       result.error = cancelled ? 'the turn was cancelled' : messageOf(error)
     }
     try {
+      if (refused) this.session.append('user/refused', { turn, messageSeq: refused })
       if (openStep) this.session.append('step/end', { turn, step: openStep })
       this.session.append('turn/end', { turn, reason: result.reason, ...(result.reason === 'done' ? {} : { error: { message: result.error! } }) })
       await this.session.flushed()

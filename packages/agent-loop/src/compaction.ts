@@ -2,7 +2,7 @@ import { COMPACTION_INSTRUCTION, messageOf, type Usage } from 'dsh-core'
 import { LlmError, collect, type CollectedResponse, type GenerateOptions, type LlmRoute } from 'dsh-llm'
 import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
 import { AgentLoopError } from './errors.ts'
-import { estimateFill } from './fill.ts'
+import { estimateFill, estimateKept } from './fill.ts'
 import type { HeaderLog } from './header.ts'
 import type { Turn } from './turn.ts'
 
@@ -103,6 +103,10 @@ export class Compactor {
       if (fill > window) throw tooBig(fill, 'and there is no earlier history to compact')
       return
     }
+    // What stays after any compaction passes the window on its own: no compaction is sent, for it would
+    // carry the turn's message to the provider (and past the window), and the message is refused.
+    const kept = estimateKept(this.session, header, throughSeq)
+    if (kept > window) throw tooBig(kept, 'even without the earlier history')
     const outcome = await this.run(turn, route, 'auto', throughSeq, request)
     if (outcome.ok) {
       // the step's own header with the summary in place of the history: what the step will send
@@ -128,10 +132,14 @@ export class Compactor {
     return outcome
   }
 
-  /** True when a message was logged after the last compaction and at or before `throughSeq`. */
+  /** True when a message that was not refused was logged after the last compaction and at or before `throughSeq`. */
   private hasHistoryThrough(throughSeq: number): boolean {
+    const refused = new Set<number>()
     for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
-      const type = this.session.event(seq)!.type
+      const event = this.session.event(seq)!
+      const type = event.type
+      if (type === 'user/refused') refused.add((event.data as { messageSeq: number }).messageSeq)
+      if (refused.has(seq)) continue
       if (type === 'context/compaction') return false
       if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true
     }

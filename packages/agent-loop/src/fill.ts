@@ -24,9 +24,13 @@ export function estimateTokens(chars: number): number {
  */
 export function estimateFill(session: Session, next: RequestSize, headerChanged = false): number {
   let appended = 0
+  // a refusal follows its message: met first going back, it keeps the message out of the count
+  const refused = new Set<number>()
   // Back from the end to the last response: what was logged since, never the whole log.
   for (let seq = headerChanged ? 0 : session.lastSeq; seq >= 1; seq--) {
     const event = session.event(seq)!
+    if (event.type === 'user/refused') refused.add((event as SessionEvent<'user/refused'>).data.messageSeq)
+    if (refused.has(seq)) continue
     if (event.type === 'assistant/message') {
       const { usage } = (event as SessionEvent<'assistant/message'>).data
       if (usage) return usage.inputTokens + usage.outputTokens + estimateTokens(appended)
@@ -38,6 +42,21 @@ export function estimateFill(session: Session, next: RequestSize, headerChanged 
     }
   }
   return estimateTokens(next.system.length + toolsLength(next.tools) + JSON.stringify(next.messages).length)
+}
+
+/**
+ * Tokens of what no compaction can remove: the header and the messages logged after the cut at
+ * `throughSeq` (on a turn's first step, its user message).
+ */
+export function estimateKept(session: Session, header: Pick<RequestSize, 'system' | 'tools'>, throughSeq: number): number {
+  let chars = header.system.length + toolsLength(header.tools)
+  for (let seq = throughSeq + 1; seq <= session.lastSeq; seq++) {
+    const event = session.event(seq)!
+    if (event.type === 'user/message' || event.type === 'tool/result' || event.type === 'developer/message') {
+      chars += JSON.stringify(event.data).length
+    }
+  }
+  return estimateTokens(chars)
 }
 
 // The logged tool list is one frozen array until the header changes; measure it once.

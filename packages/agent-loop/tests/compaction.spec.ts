@@ -151,7 +151,7 @@ describe('a failed compaction', () => {
     const failed = await agent.prompt('two')
     expect(failed.reason).toBe('error')
     expect(failed.error).toMatch(/^the next request needs about \d+ tokens, more than the 1000-token context window of "scripted-echo", and compaction failed: the compaction request failed: .*refused: prompt too long$/)
-    expect(types(agent.session.events().slice(start))).toEqual(['turn/start', 'user/message', 'step/start', 'step/end', 'turn/end'])
+    expect(types(agent.session.events().slice(start))).toEqual(['turn/start', 'user/message', 'step/start', 'user/refused', 'step/end', 'turn/end'])
     const retried = await agent.prompt('three')
     expect(retried).toMatchObject({ reason: 'done', text: 'third' })
     const [event] = compactions(agent.session.events())
@@ -200,8 +200,41 @@ describe('the context window is enforced', () => {
     expect(result.reason).toBe('error')
     expect(result.error).toMatch(/^the next request needs about \d+ tokens, more than the 10-token context window of "scripted-echo", and there is no earlier history to compact$/)
     expect(requests).toHaveLength(0)
-    expect(types(agent.session.events())).toEqual(['turn/start', 'user/message', 'step/start', 'step/end', 'turn/end'])
+    expect(types(agent.session.events())).toEqual(['turn/start', 'user/message', 'step/start', 'user/refused', 'step/end', 'turn/end'])
+    expect(agent.session.events()[3]!.data).toEqual({ turn: 1, messageSeq: 2 })
     expect(agent.session.requestHeader()).toBeUndefined()
+  })
+
+  it('never sends a refused message again: the next turn of a fresh session goes on as if it had not been sent', async () => {
+    const { agent, requests, ctx } = await small(700)
+    const refused = await agent.prompt('y'.repeat(4000))
+    expect(refused.error).toMatch(/^the next request needs about \d+ tokens, more than the 700-token context window of "scripted-echo", and there is no earlier history to compact$/)
+    expect(agent.session.messages().toArray()).toEqual([])
+    const next = await agent.prompt('hello')
+    expect(next).toMatchObject({ reason: 'done', text: 'echo: hello' })
+    expect(requests).toHaveLength(1)
+    expect(JSON.stringify(requests[0]!.messages)).toBe(JSON.stringify([{ role: 'user', text: 'hello' }]))
+    // the store's copy reads the same: the refusal is in the log, not only in memory
+    const id = agent.session.id
+    await ctx.sessions.close(id)
+    const reopened = await ctx.sessions.open(id)
+    expect(reopened.messages().toArray().map((message) => (message as { text: string }).text)).toEqual(['hello', 'echo: hello'])
+    expect(reopened.events().filter((event) => event.type === 'user/refused').map((event) => event.data)).toEqual([{ turn: 1, messageSeq: 2 }])
+  })
+
+  it('refuses a message too big even without the earlier history, sending no compaction, and never sends it later', async () => {
+    const { agent, requests } = await small(700, { script: { responses: [{ text: 'ok' }, { text: 'answered' }] } })
+    expect((await agent.prompt('hello')).reason).toBe('done')
+    const refused = await agent.prompt('y'.repeat(4000))
+    expect(refused.error).toMatch(/^the next request needs about \d+ tokens, more than the 700-token context window of "scripted-echo", even without the earlier history$/)
+    expect(requests).toHaveLength(1)
+    const next = await agent.prompt('again')
+    expect(next).toMatchObject({ reason: 'done', text: 'answered' })
+    expect(requests).toHaveLength(2)
+    expect(JSON.stringify(requests)).not.toContain('yyyy')
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', text: 'again' })
+    expect(compactions(agent.session.events())).toEqual([])
+    balanced(agent.session.events())
   })
 
   it('fails a turn whose request still passes the window after a successful compaction, and sends nothing more', async () => {

@@ -7,7 +7,15 @@ import ScriptedLlm from 'dsh-llm-scripted'
 import SessionStore from 'dsh-session'
 import SystemPrompt from 'dsh-system-prompt'
 import ToolRuntime from 'dsh-tools'
+import { afterEach } from 'vitest'
 import AgentLoop, { type AgentLoopConfig } from '../src/index.ts'
+
+// Every spine a test sets up is disposed after it, as a process shutdown would: its session logs are
+// closed then, not left to the garbage collector ("Closing file descriptor N on garbage collection").
+const spines: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const dispose of spines.splice(0).reverse()) await dispose()
+})
 
 export interface SetupOptions {
   toolOrder?: string[]
@@ -40,8 +48,10 @@ export async function setup(options: SetupOptions = {}) {
     await plug({ name: 'test-adapter', inject: ['llm'], apply: (ctx: Context) => { ctx.llm.register(adapter) } })
   }
   await plug(AgentLoop, options.loop ?? {})
-  /** Disposes the spine in reverse load order, as a process shutdown would. */
-  const dispose = async () => { for (const fiber of fibers.reverse()) await fiber.dispose() }
+  /** Disposes the spine in reverse load order, as a process shutdown would; once, whoever calls it first. */
+  let disposed: Promise<void> | undefined
+  const dispose = () => disposed ??= (async () => { for (const fiber of fibers.reverse()) await fiber.dispose() })()
+  spines.push(dispose)
   return { ctx, root, dispose }
 }
 

@@ -14,7 +14,7 @@ import { oneLine } from 'dsh-core'
 import { watchLateEntries } from './late-entries.ts'
 import { Readiness } from './readiness.ts'
 import type { PendingEntry, ReadyReport } from './readiness.ts'
-import { settleStartup, startingTasks, startupTimeoutMs, timeoutWarning, waitingForService } from './startup.ts'
+import { settleStartup, startingTasks, startupTimeoutMs, stillStarting, timeoutWarning, waitingForService } from './startup.ts'
 import { absorbKnownRejections } from './rejections.ts'
 import { resolveBarePlugin, resolvePluginPath } from './plugin-names.ts'
 import type { LoadError } from './failures.ts'
@@ -57,6 +57,12 @@ export interface BootOptions {
    * `DSH_STARTUP_TIMEOUT_MS` or 15000. Entries still starting then are named in one warning line and join later.
    */
   startupTimeoutMs?: number
+  /**
+   * The service a front door serves through, and its plugin's name: when the startup timeout passes before
+   * that service is up, `ready` rejects with one line naming the entries still starting (and no warning
+   * line before it), since nothing can be served without it.
+   */
+  frontDoor?: { service: string; plugin: string }
 }
 
 /** An app entry as booted: the specifier the loader imported and the plugin's fiber, if it got one. */
@@ -207,6 +213,10 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
       await dispose()
       const message = failures.map((failure) => `${shown}: ${failure.message}`).join('\n')
       throw new BootError(failures[0].code, message, failures)
+    }
+    if (late.length && options.frontDoor && ctx.get(options.frontDoor.service, false) === undefined) {
+      await dispose()
+      throw new BootError('MISSING_SERVICE', `${shown}: ${stillStarting(timeoutMs, late, options.frontDoor.plugin)}`)
     }
     if (late.length) {
       ctx.logger('app-boot').warn(timeoutWarning(timeoutMs, late))

@@ -90,3 +90,13 @@ export function timeoutWarning(timeoutMs: number, pending: readonly PendingEntry
   return `startup timeout of ${timeoutMs} ms passed; serving without ${pending.length === 1 ? 'the entry' : 'the entries'} still starting: ${list}; `
     + `${pending.length === 1 ? 'it joins' : 'each joins'} when it is up (${STARTUP_TIMEOUT_ENV} sets the timeout)`
 }
+
+/**
+ * Why a front door cannot serve when the startup timeout passed before its own entry (or one it waits for)
+ * was up: the entries still starting, and the knob that gives them longer.
+ */
+export function stillStarting(timeoutMs: number, pending: readonly PendingEntry[], plugin: string): string {
+  const list = pending.map((entry) => `entry "${entry.id}" (${entry.name})`).join(', ')
+  return `the startup timeout of ${timeoutMs} ms passed while ${list} ${pending.length === 1 ? 'was' : 'were'} still starting, `
+    + `and nothing can be served without the ${plugin} entry; ${STARTUP_TIMEOUT_ENV} sets the timeout`
+}

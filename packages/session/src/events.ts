@@ -41,6 +41,12 @@ export interface SessionEventMap {
   'turn/start': { turn: number }
   'step/start': { turn: number; step: number }
   'user/message': { turn: number; text: string }
+  /**
+   * The `user/message` at seq `messageSeq` (of this turn) was refused before any request carried it — the
+   * request it would start did not fit the model's context window. It is not history: no later request
+   * carries it, and the next turn goes on as if it had not been sent. The turn's `turn/end` says why.
+   */
+  'user/refused': { turn: number; messageSeq: number }
   'request/header': { turn: number; step: number; reason: HeaderReason; header: RequestHeader }
   'developer/message': {
     turn: number

@@ -10,6 +10,7 @@ export type {
 } from './events.ts'
 export type { Durability } from './durability.ts'
 export { readLines } from './line-reader.ts'
+export { makeFolder } from './log-file.ts'
 export { WriteQueue } from './write-queue.ts'
 export { SessionStoreBase, isSessionId } from './store-base.ts'
 export { defaultSessionRoot, dshStateFolder, stateHome, workingFolderKey } from './state-folder.ts'

@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Durability } from './durability.ts'
 import { type LogLine, type ReadLinesOptions, readLineBatches } from './line-reader.ts'
-import { FOLDER_MODE, createLog, openLog } from './log-file.ts'
+import { FOLDER_MODE, createLog, makeFolder, openLog } from './log-file.ts'
 import { SessionError } from './errors.ts'
 import { Session, restoreEvent } from './session.ts'
 import { SessionLock } from './session-lock.ts'
@@ -100,7 +100,7 @@ export class JsonlWriter extends WriteQueue {
       }
       return file
     }
-    await fs.mkdir(dirname(this.path), { recursive: true, mode: FOLDER_MODE })
+    await makeFolder(dirname(this.path), FOLDER_MODE)
     try {
       await this.lock()
     } catch (error) {
@@ -170,11 +170,25 @@ function describeWriteError(error: unknown, folder: string): string {
     + 'make it writable or set persistenceRoot to another folder'
 }
 
-/** Writes all of `text` (a write may take only part of it). */
+/**
+ * Writes all of `text` (a write may take only part of it). A write that fails part way (a full disk) is
+ * undone: the file is cut back to where it ended, so a failed append leaves no torn line to warn about later.
+ */
 function writeFully(fd: number, text: string): void {
   const bytes = Buffer.from(text)
   let written = 0
-  while (written < bytes.length) written += nodeFs.writeSync(fd, bytes, written, bytes.length - written)
+  try {
+    while (written < bytes.length) written += nodeFs.writeSync(fd, bytes, written, bytes.length - written)
+  } catch (error) {
+    if (written > 0) {
+      try {
+        nodeFs.ftruncateSync(fd, nodeFs.fstatSync(fd).size - written)
+      } catch {
+        // the torn line stays; the loader skips it and the next append cuts it off
+      }
+    }
+    throw error
+  }
 }
 
 /** Throws when the log was deleted: an open file outlives its name. A stat of an open file never waits for the disk. */

@@ -1,5 +1,6 @@
 import { constants, type Stats } from 'node:fs'
-import { open, type FileHandle } from 'node:fs/promises'
+import { lstat, mkdir, open, type FileHandle } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { SessionError } from './errors.ts'
 
 /** Session folders are made 0700 and logs 0600: prompts and tool output are private. */
@@ -53,4 +54,25 @@ function checkRegular(path: string, stat: Stats): void {
 
 function notAFile(path: string, what: string): SessionError {
   return new SessionError('UNSAFE_FILE', `session log ${path} is ${what}, not a regular file; it is not opened`)
+}
+
+/**
+ * Creates `folder` and its missing parents (`mode` for each one made). Node's recursive mkdir answers
+ * ENOENT when a missing parent cannot be made, as on a read-only file system; then the first missing
+ * folder is made on its own, and its own error (EROFS, EACCES…) is thrown instead.
+ */
+export async function makeFolder(folder: string, mode?: number): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true, mode })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    let missing = resolve(folder)
+    while (dirname(missing) !== missing && !await exists(dirname(missing))) missing = dirname(missing)
+    await mkdir(missing, { mode })
+    await mkdir(folder, { recursive: true, mode })
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(() => true, () => false)
 }

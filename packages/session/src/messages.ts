@@ -14,10 +14,20 @@ export class MessagesFold {
 
   apply(event: SessionEvent): void {
     if (event.type === 'context/compaction') return this.compact(event as SessionEvent<'context/compaction'>)
+    if (event.type === 'user/refused') return this.refuse(event as SessionEvent<'user/refused'>)
     const message = toMessage(event)
     if (!message) return
     this.list.push(deepFreeze(message))
     this.seqs.push(event.seq)
+  }
+
+  /** A refused message leaves the history: no request carries it, the ones after it included. */
+  private refuse(event: SessionEvent<'user/refused'>): void {
+    const index = this.seqs.lastIndexOf(event.data.messageSeq)
+    if (index < 0) return
+    this.list.splice(index, 1)
+    this.seqs.splice(index, 1)
+    this.rebuilt = true
   }
 
   /**

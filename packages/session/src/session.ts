@@ -194,11 +194,21 @@ export class Session {
 
   private checkReferences(type: string, data: unknown): void {
     if (type === 'context/compaction') return this.checkCut(data as EventData<'context/compaction'>)
+    if (type === 'user/refused') return this.checkRefused(data as EventData<'user/refused'>)
     if (type !== 'developer/message') return
     const { headerSeq } = data as EventData<'developer/message'>
     if (this.log[headerSeq - 1]?.type !== 'request/header') {
       throw new SessionError('INVALID_EVENT', `developer/message: field "headerSeq" must be the seq of a logged request/header, `
         + `got ${headerSeq} (${headerSeq > this.log.length ? 'not logged yet' : `a ${this.log[headerSeq - 1]!.type} event`})`)
+    }
+  }
+
+  /** A refusal names a logged message of its own turn. */
+  private checkRefused({ turn, messageSeq }: EventData<'user/refused'>): void {
+    const message = this.log[messageSeq - 1]
+    if (message?.type !== 'user/message' || (message.data as EventData<'user/message'>).turn !== turn) {
+      throw new SessionError('INVALID_EVENT', `user/refused: field "messageSeq" must be the seq of a logged user/message of turn ${turn}, `
+        + `got ${messageSeq} (${!message ? 'not logged yet' : `a ${message.type} event${message.type === 'user/message' ? ' of another turn' : ''}`})`)
     }
   }
 

@@ -49,6 +49,8 @@ export class SessionStore extends SessionStoreBase {
   readonly location: string
   private readonly writers = new Map<string, JsonlWriter>()
   private readonly logger: Logger
+  /** Loader warnings already given, so that the same torn tail is told once. */
+  private readonly warned = new Set<string>()
 
   constructor(ctx: Context, config: SessionStoreConfig) {
     super(ctx)
@@ -102,13 +104,23 @@ export class SessionStore extends SessionStoreBase {
     const path = this.pathOf(id)
     const writer = this.writer(id, path)
     try {
-      return await loadSession(id, path, { warn: message => this.logger.warn(message), writer })
+      return await loadSession(id, path, { warn: message => this.warnOnce(message), writer })
     } catch (error) {
       // a log that cannot be opened keeps neither its writer nor its lock
       if (this.writers.get(id) === writer) this.writers.delete(id)
       await writer.close()
       throw error
     }
+  }
+
+  /**
+   * A loader's warning (a torn last line) once per store: listing the sessions and then opening one, or
+   * reopening a session after each failed write, reads the same tail again and has nothing new to say.
+   */
+  private warnOnce(message: string): void {
+    if (this.warned.has(message)) return
+    this.warned.add(message)
+    this.logger.warn(message)
   }
 
   private writer(id: string, path: string, fresh = false): JsonlWriter {

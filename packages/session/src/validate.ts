@@ -92,6 +92,7 @@ const CORE: Record<string, Record<string, Field>> = {
   'turn/start': { turn },
   'step/start': { turn, step },
   'user/message': { turn, text: { check: str } },
+  'user/refused': { turn, messageSeq: { check: seqRef } },
   'request/header': { turn, step, reason: { check: oneOf('initial', 'resume', 'change', 'model') }, header: { check: header } },
   'model/switch': { turn, from: { check: name }, to: { check: name } },
   'developer/message': {

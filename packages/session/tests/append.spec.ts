@@ -156,6 +156,17 @@ describe('append', () => {
     expectInvalid(() => session.append('developer/message', { ...update, added: [3], headerSeq: 1 } as never), '"added[0]"')
   })
 
+  it('rejects a refusal that does not point at a logged user message of its turn', () => {
+    const session = new Session('s')
+    session.append('turn/start', { turn: 1 })
+    session.append('user/message', { turn: 1, text: 'hi' })
+    expectInvalid(() => session.append('user/refused', { turn: 1, messageSeq: 1 }), '"messageSeq"', 'user/message of turn 1', 'a turn/start event')
+    expectInvalid(() => session.append('user/refused', { turn: 1, messageSeq: 7 }), '"messageSeq"', 'not logged yet')
+    expectInvalid(() => session.append('user/refused', { turn: 2, messageSeq: 2 }), '"messageSeq"', 'of another turn')
+    expectInvalid(() => session.append('user/refused', { turn: 1, messageSeq: 0 }), '"messageSeq"')
+    expect(session.append('user/refused', { turn: 1, messageSeq: 2 }).data).toEqual({ turn: 1, messageSeq: 2 })
+  })
+
   it('rejects duplicate tool names in a header', () => {
     const session = new Session('s')
     expectInvalid(() => header(session, [tool('a'), tool('b'), tool('a')]), 'header.tools[2].name', 'duplicate', '"a"')

@@ -36,6 +36,24 @@ describe('messages()', () => {
     ])
   })
 
+  it('leaves a refused user message out, from the refusal on, and keeps the messages around it', () => {
+    const session = new Session('s')
+    header(session, [tool('read')], 'initial')
+    chatTurn(session, 1)
+    session.append('turn/start', { turn: 2 })
+    const asked = session.append('user/message', { turn: 2, text: 'far too long' })
+    const before = session.messages()
+    expect(before.at(-1)).toEqual({ role: 'user', text: 'far too long' })
+    session.append('user/refused', { turn: 2, messageSeq: asked.seq })
+    session.append('turn/end', { turn: 2, reason: 'error', error: { message: 'too big' } })
+    const after = session.messages().toArray()
+    expect(after).toHaveLength(before.length - 1)
+    expect(JSON.stringify(after)).not.toContain('far too long')
+    expect(after.at(-1)).toEqual({ role: 'assistant', text: 'answer 1', toolCalls: [] })
+    // lists published earlier keep their messages
+    expect(before.at(-1)).toEqual({ role: 'user', text: 'far too long' })
+  })
+
   it('returns the same frozen list until a message is appended', () => {
     const session = new Session('s')
     chatTurn(session, 1)

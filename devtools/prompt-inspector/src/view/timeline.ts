@@ -49,6 +49,8 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
   let history = 0
   let snapshot = 0
   const sums: [number, number][] = []
+  /** Bytes of each user message by seq, for a refusal that takes one back out. */
+  const asked = new Map<number, number>()
   const grow = (seq: number, size: number) => {
     history += size
     sums.push([seq, history])
@@ -90,7 +92,12 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
         break
       case 'user/message':
         if (typeof data.text === 'string' && Number.isSafeInteger(data.turn) && !(data.turn in prompts)) prompts[data.turn] = data.text
+        asked.set(seq, bytes(data.text))
         grow(seq, bytes(data.text))
+        break
+      case 'user/refused':
+        // a refused message is not history: no request after it carries it
+        grow(seq, -(asked.get(data.messageSeq) ?? 0))
         break
       case 'tool/result':
         grow(seq, bytes(data.output))
