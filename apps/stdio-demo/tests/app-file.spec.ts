@@ -112,6 +112,6 @@ describe('hostile app files, through the executable', () => {
     expect(flag.result).toMatchObject({ code: 1, stdout: '' })
     expect(flag.result.stderr).toBe(`${flag.file}: entry "oai" (dsh-llm-openai): invalid config: $.models[0] expected string | { id: string, `
       + 'provider?: "anthropic" | "openai" | "deepseek" | "dashscope" | "generic", toolUpdate?: "none" | "append" | "addition-only" | "in-history", '
-      + 'contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
   })
 })
