@@ -11,7 +11,7 @@ export const PROVIDER_ONLY = [
 ] as const
 /** Provider-only block types (`type` values); the others are keys. */
 const BLOCK_TYPES: readonly string[] = ['tool_addition', 'tool_removal', 'tool_definition']
-/** Fields no body may carry together: OpenAI refuses the deprecated retention beside `prompt_cache_options`. */
+/** Fields no body may carry together: the deprecated retention and `prompt_cache_options` name the same lifetime twice. */
 const EXCLUSIVE: readonly (readonly [ProviderOnly, ProviderOnly])[] = [['prompt_cache_retention', 'prompt_cache_options']]
 export type ProviderOnly = typeof PROVIDER_ONLY[number]
 
