@@ -114,4 +114,16 @@ describe('ACP tool kinds (the real bin, the SDK client)', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain('tools-static: tools[1]: tool "save_file" has kind "write"; the ACP tool kinds are read, edit, delete, move, search, execute, think, fetch, switch_mode, other')
   })
+
+  it('the shipped app file gives its demo tools their kinds, so a client approving reads runs read_file', { timeout: 30_000 }, async () => {
+    // the shipped file keeps sessions in the user's state folder: a temporary one here
+    const { dir } = await appFolder('')
+    const driven = drive([], { onPermission: approveReads([]), env: { XDG_STATE_HOME: dir, HOME: dir } })
+    running.push(driven)
+    await driven.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+    const { sessionId } = await driven.connection.agent.request(methods.agent.session.new, { cwd: tmpdir(), mcpServers: [] })
+    for (const call of ['read_file {"path":"a"}', 'list_files {}', 'web_search {"query":"vole"}']) await prompt(driven, sessionId, `/call ${call}`)
+    expect(toolCalls(driven, sessionId).map((call) => [call.title, call.kind])).toEqual([['read_file', 'read'], ['list_files', 'read'], ['web_search', 'fetch']])
+    expect(messageText(driven.updates, sessionId)).toContain('tool read_file returned: (demo) the file is empty')
+  })
 })
