@@ -3,7 +3,7 @@ import type { McpServer, RequestPermissionRequest, RequestPermissionResponse } f
 import { tmpdir } from 'node:os'
 import { testServer } from 'dsh-tools-mcp/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import { appFolder, appYaml, drive, messageText, prompt, sessionEvents, spawnApp, type Driven } from './harness.ts'
+import { appFolder, drive, messageText, openSession, prompt, sessionEvents, spawnApp, type Driven } from './harness.ts'
 
 const running: Driven[] = []
 afterEach(async () => {
@@ -125,5 +125,20 @@ describe('ACP tool kinds (the real bin, the SDK client)', () => {
     for (const call of ['read_file {"path":"a"}', 'list_files {}', 'web_search {"query":"vole"}']) await prompt(driven, sessionId, `/call ${call}`)
     expect(toolCalls(driven, sessionId).map((call) => [call.title, call.kind])).toEqual([['read_file', 'read'], ['list_files', 'read'], ['web_search', 'fetch']])
     expect(messageText(driven.updates, sessionId)).toContain('tool read_file returned: (demo) the file is empty')
+  })
+
+  it('the request header is byte for byte the same with and without kinds', { timeout: 30_000 }, async () => {
+    const header = async (yaml: string) => {
+      const { dir, file } = await appFolder(yaml)
+      const driven = drive([file])
+      running.push(driven)
+      const sessionId = await openSession(driven)
+      await prompt(driven, sessionId, 'hello')
+      expect(await driven.stop()).toBe(0)
+      return JSON.stringify((await sessionEvents(dir, sessionId)).find((event) => event.type === 'request/header')!.data.header)
+    }
+    const withKinds = await header(YAML)
+    expect(withKinds).toContain('read_file')
+    expect(await header(YAML.replace(', kind: read', '').replace(', kind: edit', ''))).toBe(withKinds)
   })
 })
