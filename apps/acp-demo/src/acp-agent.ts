@@ -8,6 +8,7 @@ import { coldCacheNotice, type ColdCache } from 'dsh-cache-break-detector'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
+import { clientPresentsNotices } from './client-notices.ts'
 import { gateMessages } from './message-gate.ts'
 import { promptText } from './prompt-text.ts'
 import { replayUpdates } from './replay.ts'
@@ -17,6 +18,7 @@ import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from '.
 import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
 import { DEFAULT_PAGE_SIZE, listPage } from './session-list.ts'
 import type { SessionSummary } from 'dsh-session'
+import type { ToolKind } from 'dsh-tools'
 
 export interface AcpAgentOptions {
   loop: AgentLoop
@@ -36,6 +38,8 @@ export interface AcpAgentOptions {
   sources?: SourceFeed
   /** Subscribes to the app's cold-cache events (dsh-cache-break-detector's `prompt-cache/cold`); returns the disposer. */
   onColdCache?: (listener: (agent: Agent, info: ColdCache) => void) => () => void
+  /** The ACP kind of a tool as the session's agent sees it (dsh-tools' `kind()`); `other` without it. */
+  kindOf?: (name: string, agentId: string) => ToolKind
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -61,12 +65,6 @@ export function initializeResponse(info: Implementation, loadSession = false, li
     },
     authMethods: [],
   }
-}
-
-// `clientCapabilities.session.notices: {}` says the client can present `notice` session updates
-function clientPresentsNotices(capabilities: unknown): boolean {
-  const session = (capabilities as { session?: { notices?: unknown } } | undefined)?.session
-  return session?.notices !== undefined && session.notices !== null
 }
 
 // ACP asks for an absolute path; the SDK checks only that it is a string
@@ -97,6 +95,9 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const servers = new SessionMcpServers({ ...options.mcp, logger })
   const sessions = new AcpSessions(loop, servers)
   let notices: { locale: NoticeLocale } | undefined
+  /** The `clientCapabilities` of the latest `initialize`, as the client sent them. */
+  let sentCapabilities: unknown
+  const kindsOf = (agentId: string) => (name: string): ToolKind => options.kindOf?.(name, agentId) ?? 'other'
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
   // assigned once connected; statuses only flow to sessions, which exist only after that
@@ -120,10 +121,11 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     return target
   }
   const app = agent({ name: info.name })
-    .onRequest(methods.agent.initialize, ({ params }) => {
-      notices = clientPresentsNotices(params.clientCapabilities) ? { locale: noticeLocale() } : undefined
+    .onRequest(methods.agent.initialize, guard(async ({ params }) => {
+      // the capabilities as the client sent them: the SDK's parsing drops a `notices: true`
+      notices = clientPresentsNotices(sentCapabilities ?? params.clientCapabilities) ? { locale: noticeLocale() } : undefined
       return initializeResponse(info, options.storedSessions !== undefined, options.summaries !== undefined)
-    })
+    }))
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       // checked before the agent exists, so a refused entry leaves no session behind
       checkCwd('session/new', params.cwd)
@@ -142,7 +144,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     .onRequest(methods.agent.session.load, guard(async ({ params, client }) => {
       const target = await reopen('session/load', params)
       // the whole conversation goes out before the response, as ACP asks; the next header says `resume`
-      for (const update of replayUpdates(target.session.events())) {
+      for (const update of replayUpdates(target.session.events(), kindsOf(target.id))) {
         await client.notify(methods.client.session.update, { sessionId: target.id, update })
       }
       logger.debug('session %s: loaded with %d turn(s)', target.id, target.session.events().filter((event) => event.type === 'turn/start').length)
@@ -178,7 +180,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
       const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send)
-        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission })
+        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id) })
       return sessions.track(target.id, sourceNotices ? sourceNotices.during(target.id, run) : run())
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
@@ -187,7 +189,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       else logger.warn('session/cancel: unknown session "%s"', params.sessionId)
     })
 
-  const connected = app.connect(gateMessages(stream))
+  const connected = app.connect(gateMessages(stream, { onInitialize: (params) => { sentCapabilities = params?.clientCapabilities } }))
   connection = connected
   // a session of this connection idle past its model's cache TTL: the same notice the REPL prints
   const stopCold = options.onColdCache?.((agent, info) => {

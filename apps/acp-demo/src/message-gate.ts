@@ -22,8 +22,9 @@ export function malformedRequest(message: unknown): { id: Id; reason: string } |
  *   before its `initialize` answer is out, so messages after an `initialize` request are held back until
  *   the response to it has been written;
  * - a malformed request with a readable id is answered with that id (`-32600`), not with `id: null`.
+ * `onInitialize` sees each `initialize` request's params as sent, before the SDK parses (and trims) them.
  */
-export function gateMessages(stream: Stream): Stream {
+export function gateMessages(stream: Stream, hooks: { onInitialize?: (params: Record<string, unknown> | undefined) => void } = {}): Stream {
   const writer = stream.writable.getWriter()
   const reader = stream.readable.getReader()
   let pendingInitialize: { id: Id; answered: Promise<void>; release: () => void } | undefined
@@ -62,6 +63,7 @@ export function gateMessages(stream: Stream): Stream {
           let release!: () => void
           const answered = new Promise<void>((resolve) => (release = resolve))
           pendingInitialize = { id: raw.id, answered, release }
+          hooks.onInitialize?.(isRecord(raw.params) ? raw.params : undefined)
         }
         return controller.enqueue(value)
       }

@@ -4,7 +4,7 @@ import { messageOf } from 'dsh-core'
 import { AgentLoopError, type Agent, type AgentUpdate, type NoticeLocale, type TurnResult } from 'dsh-agent-loop'
 import { AcpDemoError } from './errors.ts'
 import { clientAsker, type RequestPermission } from './permission-request.ts'
-import { stopReasonOf, toSessionUpdate } from './updates.ts'
+import { stopReasonOf, toSessionUpdate, type KindOf } from './updates.ts'
 
 export interface TurnOptions {
   signal: AbortSignal
@@ -15,6 +15,8 @@ export interface TurnOptions {
   notices?: { locale: NoticeLocale }
   /** Sends `session/request_permission` to the client, for calls the permission policy asks about. */
   requestPermission?: RequestPermission
+  /** The ACP kind of each tool the turn calls (for its `tool_call` and its permission request). */
+  kindOf?: KindOf
 }
 
 /**
@@ -27,7 +29,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   let sending = Promise.resolve()
   let sendFailed = false
   const onUpdate = (update: AgentUpdate) => {
-    const mapped = toSessionUpdate(update, options.notices)
+    const mapped = toSessionUpdate(update, options.notices, options.kindOf)
     if (!mapped) return
     sending = sending.then(() => send(mapped)).catch((error) => {
       // the client went away mid-turn; the turn still ends balanced in the session log
@@ -39,7 +41,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   let result: TurnResult
   try {
     // a question waits for the updates sent so far: the client knows the tool call it is asked about
-    const ask = options.requestPermission && clientAsker(agent.id, options.requestPermission)
+    const ask = options.requestPermission && clientAsker(agent.id, options.requestPermission, options.kindOf)
     const askPermission = ask && (async (request: Parameters<typeof ask>[0]) => { await sending; return ask(request) })
     result = await agent.prompt(text, { signal: options.signal, onUpdate, ...askPermission && { askPermission } })
   } catch (error) {

@@ -82,8 +82,9 @@ export class AcpDemo extends Service {
       watch: (listener: (status: ToolSourceStatus) => void) => ctx.on('tools/source', listener),
     }
     const onColdCache: AcpAgentOptions['onColdCache'] = (listener) => ctx.on('prompt-cache/cold', listener)
+    const kindOf = (name: string, agentId: string) => isGone(ctx) ? 'other' as const : ctx.tools.kind(name, { agentId })
     const serving = serveAcp(stream, {
-      loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache,
+      loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache, kindOf,
       summaries, listPageSize: this.config.sessionListPageSize, sources,
     })
     this.served.add(serving)

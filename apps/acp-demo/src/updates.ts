@@ -1,13 +1,18 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
 import { toolChangeNotice, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
 import type { TurnEndReason } from 'dsh-session'
+import type { ToolKind } from 'dsh-tools'
+
+/** The ACP kind of a tool by its name, as the tool runtime knows it (`other` when nothing is known). */
+export type KindOf = (name: string) => ToolKind
 
 /**
  * The `session/update` an editor sees for one live update of a DSH turn, or `undefined` for updates ACP
  * has no place for (usage without a context size, the turn end that the prompt response itself reports).
  * A tool-list change becomes a `notice` when `notices` is given (the client advertised `session.notices`).
+ * A tool call carries the tool's kind from `kindOf`.
  */
-export function toSessionUpdate(update: AgentUpdate, notices?: { locale: NoticeLocale }): SessionUpdate | undefined {
+export function toSessionUpdate(update: AgentUpdate, notices?: { locale: NoticeLocale }, kindOf: KindOf = () => 'other'): SessionUpdate | undefined {
   switch (update.type) {
     case 'tools-changed':
       // ACP lets an agent send notices only to clients that advertised `session.notices`
@@ -22,7 +27,7 @@ export function toSessionUpdate(update: AgentUpdate, notices?: { locale: NoticeL
         toolCallId: update.id,
         title: update.name,
         name: update.name,
-        kind: 'other',
+        kind: kindOf(update.name),
         status: 'in_progress',
         rawInput: update.arguments,
       }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { methods } from '@agentclientprotocol/sdk'
-import { appFolder, drive, prompt, type Driven } from './harness.ts'
+import { appFolder, drive, prompt, rejection, type Driven } from './harness.ts'
 
 const running: Driven[] = []
 afterEach(async () => {
@@ -37,6 +37,25 @@ describe('tool changes over ACP', () => {
   it('writes it in Chinese under a Chinese locale', async () => {
     const updates = await lateToolSession({ session: { notices: {} } }, { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' })
     expect(updates.filter((update) => update.sessionUpdate === 'notice').map((update) => update.title)).toEqual(['新增工具：late'])
+  })
+
+  it('takes session.notices: true, and notices at the top of the capabilities, as advertising notices', async () => {
+    // the SDK's own parsing drops both: the door reads the capabilities as the client sent them
+    for (const capabilities of [{ session: { notices: true } }, { notices: {} }]) {
+      const updates = await lateToolSession(capabilities, { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' })
+      expect(updates.filter((update) => update.sessionUpdate === 'notice').map((update) => update.title)).toEqual(['Tool added: late'])
+    }
+  })
+
+  it('sends none for session.notices: false, and refuses initialize for a notices value it cannot read, naming it and the forms accepted', async () => {
+    expect((await lateToolSession({ session: { notices: false } }, {})).some((update) => update.sessionUpdate === 'notice')).toBe(false)
+    const { file } = await appFolder(YAML)
+    const agent = drive([file])
+    running.push(agent)
+    const error = await rejection(agent.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: { session: { notices: 'yes' } } as never }))
+    expect(error.code).toBe(-32602)
+    expect(error.message).toBe('initialize: clientCapabilities.session.notices is "yes"; to present notices send clientCapabilities.session.notices: {} '
+      + '(true is accepted too), to decline leave it out or send false or null')
   })
 
   it('sends no notice to a client that did not advertise session.notices, as ACP requires', async () => {

@@ -6,4 +6,4 @@ export type { AgentLoopConfig, AgentSettings, AgentStatus, AgentUpdate, PromptOp
 export { AgentLoop as default } from './service.ts'
 export { noticeLocale, toolChangeNotice, type NoticeLocale } from './tool-notice.ts'
 export { PermissionPolicy, PermissionsSchema, type PermissionDefault, type PermissionsConfig, type PolicyVerdict } from './permission-policy.ts'
-export { PermissionGate, type PermissionAsker, type PermissionRequest } from './permission-gate.ts'
+export { PermissionGate, type PermissionAsker, type PermissionReply, type PermissionRequest } from './permission-gate.ts'

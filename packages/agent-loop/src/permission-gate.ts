@@ -23,7 +23,17 @@ export interface PermissionRequest {
  * `request.options`. Front doors pass it with each prompt; without one, a call that needs asking is denied
  * with a result naming the policy key to change. A rejection denies the call.
  */
-export type PermissionAsker = (request: PermissionRequest) => Promise<PermissionAnswer>
+export type PermissionAsker = (request: PermissionRequest) => Promise<PermissionAnswer | PermissionReply>
+
+/**
+ * An answer with the words its refusal gets, for a front door that knows who answered: an ACP client may
+ * answer by its own policy without asking anyone, so "the user denied" would not be true there.
+ */
+export interface PermissionReply {
+  answer: PermissionAnswer
+  /** The error result of a `deny` answer; by default `the user denied the call of tool "<name>"; it did not run`. */
+  refusal?: string
+}
 
 type Decision = Omit<EventData<'permission/decision'>, 'turn' | 'step' | 'id' | 'name'>
 
@@ -87,15 +97,19 @@ export class PermissionGate {
     })
     if (!ask) return unanswered('there is no one to ask here (no terminal, no client)')
     const options = verdict.destructive ? EVERY_CALL : ALL_ANSWERS
-    let answer: PermissionAnswer
+    let reply: PermissionAnswer | PermissionReply
     try {
-      answer = await ask({ turn, step, id: call.id, name: call.name, arguments: call.arguments, options, destructive: verdict.destructive, signal })
+      reply = await ask({ turn, step, id: call.id, name: call.name, arguments: call.arguments, options, destructive: verdict.destructive, signal })
     } catch (error) {
       return signal.aborted ? cancelled : unanswered(`asking failed (${messageOf(error)})`)
     }
     if (signal.aborted) return cancelled
+    const answer = typeof reply === 'object' && reply !== null ? reply.answer : reply
     if (!options.includes(answer)) return unanswered(`the answer ${describeValue(answer)} is not one of ${options.join(', ')}`)
-    if (answer === 'deny') return { decision: { decision: 'deny', by: 'user', answer }, refusal: `the user denied the call of tool ${name}; it did not run` }
+    if (answer === 'deny') {
+      const refusal = (typeof reply === 'object' && reply?.refusal) || `the user denied the call of tool ${name}; it did not run`
+      return { decision: { decision: 'deny', by: 'user', answer }, refusal }
+    }
     return { decision: { decision: 'allow', by: 'user', answer } }
   }
 }

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
-import type { ExecutableTool } from 'dsh-tools'
+import { kindFromHints, type ExecutableTool } from 'dsh-tools'
 import { MAX_TIMER_MS, canonicalJson, quote } from 'dsh-core'
 import type { ServerSpec } from './config.ts'
 import { McpConnection, type McpLog, type ServerEvent } from './connection.ts'
@@ -182,6 +182,7 @@ export class McpServerSet {
       const parameters = schema as object
       const description = tool.description ?? tool.title ?? ''
       const annotations = permissionHints(tool.annotations)
+      const kind = kindFromHints({ ...annotations, ...tool.annotations?.openWorldHint === true && { openWorldHint: true } })
       const definition: ExecutableTool = {
         name,
         description,
@@ -193,8 +194,9 @@ export class McpServerSet {
           return result.text
         },
         ...annotations && { annotations },
+        ...kind && { kind },
       }
-      const fingerprint = JSON.stringify(canonicalJson([description, parameters, annotations ?? null]))
+      const fingerprint = JSON.stringify(canonicalJson([description, parameters, annotations ?? null, kind ?? null]))
       wanted.set(name, { definition, ref: { server, tool: tool.name }, fingerprint })
     }
     return wanted

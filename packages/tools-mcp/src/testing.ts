@@ -11,6 +11,8 @@ export interface TestTool {
   inputSchema?: object | null
   /** Listed as written, valid or not. */
   outputSchema?: unknown
+  /** MCP tool annotations, listed as written (`{ readOnlyHint: true }`, `{ openWorldHint: true }`…). */
+  annotations?: Record<string, unknown>
   /** The CallToolResult every call gets; default one text block naming the tool and its arguments. */
   reply?: object
   /** Answer with one text block of this many bytes ("x" repeated), for size limits. */

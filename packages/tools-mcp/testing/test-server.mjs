@@ -11,7 +11,7 @@
 //   MCP_TEST_SHUFFLE_KEYS  any value: the object keys of every inputSchema in a new random order at each
 //                       start, at every depth (arrays keep theirs), like a server iterating a hash map;
 //                       a number is the seed (same seed, same order), otherwise each start draws one
-// A tool in a list: { name, description?, inputSchema?, outputSchema?, reply?: CallToolResult, replyBytes?, delayMs?, exit? }.
+// A tool in a list: { name, description?, inputSchema?, outputSchema?, annotations?, reply?: CallToolResult, replyBytes?, delayMs?, exit? }.
 // `inputSchema: null` lists the tool without one (the protocol requires it: a broken server).
 // `exit: true` makes a call kill the server (a crash); `delayMs` holds the answer (cancellable).
 import { appendFileSync } from 'node:fs'
@@ -77,6 +77,7 @@ server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     ...tool.description === undefined ? {} : { description: tool.description },
     ...tool.inputSchema === null ? {} : { inputSchema: schemaOf(tool) },
     ...tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema },
+    ...tool.annotations === undefined ? {} : { annotations: tool.annotations },
   }))
   if (!pageSize) return { tools: all }
   const start = Number(request.params?.cursor ?? 0)

@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS, type ConfigInput } from 'dsh-core'
 import type { Context } from 'cordis'
 import Schema from 'schemastery'
-import { TOOL_NAME } from 'dsh-tools'
+import { TOOL_KINDS, TOOL_NAME, isToolKind, type ToolKind } from 'dsh-tools'
 import type {} from 'dsh-tools'
 import type {} from 'dsh-app-boot'
 import { ToolsStaticError } from './errors.ts'
@@ -21,6 +21,8 @@ export interface StaticTool {
   shouldDefer?: boolean
   /** With `shouldDefer`: revealed as soon as it is registered (seen by the model, declared deferred). */
   revealed?: boolean
+  /** What the tool does, as an ACP tool kind (`read`, `edit`, …); front doors show it, the model never sees it. */
+  kind?: ToolKind
 }
 
 export interface ToolsStaticConfig {
@@ -43,6 +45,7 @@ const StaticTool: Schema<StaticTool> = Schema.object({
   shouldDefer: Schema.boolean().description('Hide the tool from the model until it is revealed.'),
   revealed: Schema.boolean()
     .description('With shouldDefer: reveal the tool as soon as it is registered; the model sees it, declared with deferred loading where the route supports it.'),
+  kind: Schema.string().description(`What the tool does, as an ACP tool kind: ${TOOL_KINDS.join(', ')}. ACP clients read it (acpx approves read and search by default); the model never sees it.`) as Schema<ToolKind>,
 })
 
 export const Config: Schema<ConfigInput<ToolsStaticConfig>, ToolsStaticConfig> = Schema.object({
@@ -67,6 +70,9 @@ function checkTools(tools: readonly StaticTool[]): void {
     if (tool.revealed !== undefined && tool.shouldDefer !== true) {
       throw new ToolsStaticError('REVEAL_WITHOUT_DEFER', `${where}: tool "${tool.name}" sets revealed without shouldDefer: true; only a deferred tool is revealed`)
     }
+    if (tool.kind !== undefined && !isToolKind(tool.kind)) {
+      throw new ToolsStaticError('INVALID_KIND', `${where}: tool "${tool.name}" has kind ${JSON.stringify(tool.kind)}; the ACP tool kinds are ${TOOL_KINDS.join(', ')}`)
+    }
     if (tool.parameters.type !== 'object') {
       const got = JSON.stringify(tool.parameters.type) ?? 'undefined'
       throw new ToolsStaticError('INVALID_PARAMETERS', `${where}: tool "${tool.name}" needs parameters with type "object" at the root, got type ${got}`)
@@ -89,6 +95,7 @@ export async function apply(ctx: Context, config: ToolsStaticConfig): Promise<vo
       parameters: tool.parameters,
       execute: (args: unknown) => tool.result ?? `${tool.name} ok ${JSON.stringify(args)}`,
       ...tool.shouldDefer === undefined ? {} : { shouldDefer: tool.shouldDefer },
+      ...tool.kind === undefined ? {} : { kind: tool.kind },
     })
     if (tool.revealed) ctx.tools.reveal(tool.name)
   }

@@ -2,6 +2,7 @@ import { MAX_TIMER_MS, messageOf, describeValue, checkPlainJson, frozenPlainJson
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
 import { ToolError } from './errors.ts'
+import { checkKind, kindFromHints } from './kinds.ts'
 import type { ExecutableTool, ToolAnnotations, ToolEntry } from './types.ts'
 
 /** The tool names model providers accept (OpenAI and Anthropic agree on this pattern). */
@@ -93,6 +94,7 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   checkFlag(name, 'alwaysLoad', alwaysLoad)
   if (timeoutMs !== undefined) checkTimeout(timeoutMs, `tool ${describeValue(name)} timeoutMs`, 'INVALID_TOOL')
   const annotations = checkAnnotations(name, definition.annotations)
+  const kind = checkKind(name, definition.kind) ?? kindFromHints(annotations)
 
   const parameters = checkParameters(name, definition.parameters)
   // In the author's key order (the system prompt's schemaKeyOrder decides the model-facing order, once per
@@ -105,6 +107,7 @@ export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntr
   if (alwaysLoad !== undefined) copy.alwaysLoad = alwaysLoad
   if (timeoutMs !== undefined) copy.timeoutMs = timeoutMs
   if (annotations !== undefined) copy.annotations = annotations
+  if (kind !== undefined) copy.kind = kind
   return {
     name,
     definition: Object.freeze(copy),

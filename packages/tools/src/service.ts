@@ -10,6 +10,7 @@ import { ToolScopes } from './scopes.ts'
 import { runTool } from './run.ts'
 import { ToolSources, type ToolSourceStatus } from './sources.ts'
 import type { ExecuteOptions, ToolBatchDisposer, ToolChange, ExecutableTool, ToolEntry, ToolRegistration, ToolResult, ToolScope } from './types.ts'
+import type { ToolKind } from './kinds.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -163,6 +164,14 @@ export class ToolRuntime extends Service {
   /** The checked, frozen definition of a registered tool. */
   get(name: string, scope: ToolScope = {}): Readonly<ExecutableTool> | undefined {
     return this.scopes.get(name, scope.agentId)?.definition
+  }
+
+  /**
+   * The ACP `ToolKind` of a registered tool: its own `kind`, else the one its annotations imply, else
+   * `other` (an unknown name too). Front doors read it without knowing where the tool came from.
+   */
+  kind(name: string, scope: ToolScope = {}): ToolKind {
+    return this.get(name, scope)?.kind ?? 'other'
   }
 
   /** Names the model currently sees, code-unit order. */

@@ -1,4 +1,5 @@
 import type { ToolSchema } from 'dsh-core'
+import type { ToolKind } from './kinds.ts'
 import type { ToolOrigin } from './origin.ts'
 
 /** What a running tool receives besides its arguments. */
@@ -24,6 +25,12 @@ export interface ExecutableTool<Args = any> {
   timeoutMs?: number
   /** What the tool says about itself (MCP tool annotations). Never part of the model-facing schema. */
   annotations?: ToolAnnotations
+  /**
+   * What the tool does, as an ACP `ToolKind`; without it the runtime derives one from `annotations`
+   * (`kindFromHints`), and `ToolRuntime.kind()` answers `other` when nothing is known. Never part of the
+   * model-facing schema.
+   */
+  kind?: ToolKind
 }
 
 /**
