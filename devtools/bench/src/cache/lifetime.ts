@@ -104,12 +104,16 @@ export async function startProcess(configuration: Configuration, origin: string,
   const model = { id: MODEL, ...toolUpdate && { toolUpdate }, ...contextWindow && { contextWindow }, ...entry }
   const messages = { baseURL: `${origin}${route}`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
   const chat = { baseURL: `${origin}${route}/v1`, apiKeyEnv: KEY_ENV, models: [model], ...adapter }
-  // on both wires the rebuilt request's bytes (and the Messages beta header) are compared with what the provider got
+  // on both wires the rebuilt request's bytes and its tool-update beta header are compared with what the provider got
   watchReconstruction(ctx, SESSION, configuration.wire === 'messages' ? (request) => {
     const wire = messagesWireBody(messages as never, request)
     const beta = requestBeta(wire, (adapter?.toolUpdateBeta as string | undefined) ?? DEFAULT_TOOL_UPDATE_BETA)
     return { body: JSON.stringify(wire.body), ...beta && { beta } }
-  } : (request) => ({ body: JSON.stringify(chatWireBody(chat as never, request).body) }))
+  } : (request) => {
+    const wire = chatWireBody(chat as never, request)
+    const beta = requestBeta(wire, (adapter?.toolUpdateBeta as string | undefined) ?? DEFAULT_TOOL_UPDATE_BETA)
+    return { body: JSON.stringify(wire.body), ...beta && { beta } }
+  })
   await load(PromptCache)
   watchBreaks(ctx, configuration.key)
   if (configuration.wire === 'messages') await load(AnthropicProvider, messages)
