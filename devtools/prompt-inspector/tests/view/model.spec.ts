@@ -25,6 +25,13 @@ beforeAll(async () => {
 })
 
 describe('the session view of a recorded session', () => {
+  it('counts the offline model\'s usage records as emulated, and a log of provider-reported figures has none', async () => {
+    const withUsage = events.filter((event) => event.data?.usage !== undefined)
+    expect(withUsage.length).toBeGreaterThan(0)
+    expect(view.summary.emulatedUsage).toBe(withUsage.length)
+    expect(buildSessionView(await loadSession(FIXTURE, PG)).summary.emulatedUsage).toBe(0)
+  })
+
   it('sums the same figures as a plain reading of the log', () => {
     const expected = figuresFromLog(events)
     const { summary } = view
