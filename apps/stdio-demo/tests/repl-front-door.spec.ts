@@ -38,7 +38,7 @@ describeOnTerminal('the REPL shows what happened', () => {
     type('\x1b[200~line one\rline two\rline three\x1b[201~\r')
     const at = await until('one answer')
     await until('> ', at)
-    expect(screen().slice(at)).toMatch(/^\r\n\x1b\[2m1,200 in · 90% cached \(emulated\) · 20 out\x1b\[0m\r\n/)
+    expect(screen().slice(at)).toMatch(/^\r\n\x1b\[2m1,200 in · 90% cached · 20 out\x1b\[0m\r\n/)
     type('/exit\r')
     expect(await exited).toBe(0)
     const asked = (await sessionEvents(sessions)).filter((event) => event.type === 'user/message')

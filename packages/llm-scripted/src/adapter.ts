@@ -99,8 +99,11 @@ async function* play(reply: Reply, call: number, usageOf: (output: string) => Us
     yield { type: 'tool-call', call: toolCall }
   }
   const output = reply.text + (toolCalls.length ? JSON.stringify(toolCalls) : '')
-  // the figures are the emulated cache's unless the script sets its own; either way no provider reported them
-  yield { type: 'usage', usage: normalizeUsage({ ...usageOf(output), ...reply.usage, emulated: true }) }
+  // every request passes through the emulated cache; a script's own figures replace its counts (a replay's
+  // recorded ones among them), and are marked emulated only when the script says so
+  const counted = usageOf(output)
+  const usage = reply.usage ? { inputTokens: counted.inputTokens, outputTokens: counted.outputTokens, ...reply.usage } : counted
+  yield { type: 'usage', usage: normalizeUsage(usage) }
   yield { type: 'done', stopReason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn') }
 }
 
