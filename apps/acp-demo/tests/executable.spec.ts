@@ -233,7 +233,8 @@ describe('dsh-acp-demo over stdio', () => {
     expect(await readdir(home)).toEqual([])
     await expect(stat(fileURLToPath(new URL(`../.sessions/${sessionId}.jsonl`, import.meta.url)))).rejects.toThrow(/ENOENT/)
     // both sessions are in <state>/dsh/sessions/<working folder key>/, the one without a prompt too (its creation is logged)
-    expect((await readdir(defaultSessionRoot(cwd, env))).sort()).toEqual([`${sessionId}.jsonl`, `${idle}.jsonl`].sort())
+    // the session logs, and beside them the offline model's emulated prompt cache
+    expect((await readdir(defaultSessionRoot(cwd, env))).sort()).toEqual([`${sessionId}.jsonl`, `${idle}.jsonl`, 'scripted-echo.cache'].sort())
 
     const again = start([], { cwd, env })
     await again.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })

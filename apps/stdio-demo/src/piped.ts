@@ -1,8 +1,9 @@
 import { createInterface } from 'node:readline'
 import type { Agent } from 'dsh-agent-loop'
-import { oneLine } from 'dsh-core'
+import { oneLine, type Usage } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
+import { usageLine } from './usage-line.ts'
 import type { StdioDemo } from './service.ts'
 
 export interface Streams {
@@ -50,8 +51,10 @@ export async function servePiped(
         await writeOut(output, `${command.text}\n`)
         continue
       }
+      const usages: Usage[] = []
       const result = await agent.prompt(line, {
         onUpdate: (update) => {
+          if (update.type === 'usage') usages.push(update.usage)
           const shown = formatActivity(update)
           if (shown) errors.write(`${shown}\n`)
         },
@@ -65,6 +68,9 @@ export async function servePiped(
         // a provider's message may span lines; one failed turn is one stderr line
         errors.write(`error: ${oneLine(result.error ?? '')}\n`)
       }
+      // the usage line on a terminal only: stderr captured by a program gets activity and errors alone
+      const usage = (errors as { isTTY?: boolean }).isTTY ? usageLine(usages) : undefined
+      if (usage) errors.write(usage)
     }
   } finally {
     stop?.removeEventListener('abort', onStop)

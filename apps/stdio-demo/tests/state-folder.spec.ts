@@ -27,9 +27,11 @@ describe('where the shipped app keeps its sessions', () => {
     expect(await run([], 'hi\n', { cwd, env })).toMatchObject({ code: 0, stdout: 'echo: hi\n' })
     expect(await readdir(cwd)).toEqual([])
     expect(await readdir(home)).toEqual([])
-    const files = await tree(state)
-    expect(files).toHaveLength(1)
+    const files = (await tree(state)).sort()
+    // the session log, and beside it the offline model's emulated prompt cache
+    expect(files).toHaveLength(2)
     expect(files[0]).toMatch(/^dsh\/sessions\/[A-Za-z0-9_-]+-[0-9a-f]{10}\/[0-9a-f-]{36}\.jsonl$/)
+    expect(files[1]).toBe(`${files[0]!.slice(0, files[0]!.lastIndexOf('/'))}/scripted-echo.cache`)
     expect(join(state, files[0]!)).toContain(defaultSessionRoot(cwd, env))
     // the key reads like the working folder
     expect(files[0]).toContain(cwd.split('/').at(-1)!.replace(/[^A-Za-z0-9_-]+/g, '-'))

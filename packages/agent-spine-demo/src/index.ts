@@ -4,7 +4,8 @@ import Schema from 'schemastery'
 import AgentLoop, { type AgentLoopConfig } from 'dsh-agent-loop'
 import LlmRuntime from 'dsh-llm'
 import ScriptedLlm from 'dsh-llm-scripted'
-import SessionStore, { type SessionStoreConfig } from 'dsh-session'
+import { join, resolve } from 'node:path'
+import SessionStore, { defaultSessionRoot, type SessionStoreConfig } from 'dsh-session'
 import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
 import ToolRuntime from 'dsh-tools'
 
@@ -43,8 +44,16 @@ export async function apply(ctx: Context, config: SpineConfig) {
   // The loop injects `sessions`, so with an external store it waits for that entry whatever the file order.
   if (config.sessionStore !== 'external') await ctx.plugin(SessionStore, forwardConfig<SessionStoreConfig>(SessionStore.Config, config))
   await ctx.plugin(LlmRuntime)
-  if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none' })
+  if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none', ...scriptedCache(config) })
   await ctx.plugin(AgentLoop, forwardConfig<AgentLoopConfig>(AgentLoop.Config, config))
+}
+
+/** The file of the emulated prompt cache of `scripted-echo`: beside the JSONL sessions it served; none when sessions are elsewhere. */
+export const SCRIPTED_CACHE_FILE = 'scripted-echo.cache'
+
+function scriptedCache(config: SpineConfig): { cacheFile?: string } {
+  if (config.sessionStore === 'external' || !config.persist) return {}
+  return { cacheFile: join(config.persistenceRoot === undefined ? defaultSessionRoot() : resolve(config.persistenceRoot), SCRIPTED_CACHE_FILE) }
 }
 
 const AgentSpine = { name, Config, apply }

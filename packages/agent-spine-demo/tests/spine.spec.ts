@@ -1,9 +1,11 @@
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import SessionStore from 'dsh-session'
-import AgentSpine from '../src/index.ts'
+import type { Usage } from 'dsh-core'
+import AgentSpine, { SCRIPTED_CACHE_FILE } from '../src/index.ts'
 import { loadWithSessions, toolOrderForwardingCases } from '../src/testing/index.ts'
 
 const load = (config: Record<string, unknown>) => loadWithSessions(AgentSpine, config)
@@ -15,6 +17,25 @@ describe('the agent core bundle', () => {
     const ctx = await load({})
     const agent = await ctx.agentLoop.createAgent()
     expect((await agent.prompt('hi')).text).toBe('echo: hi')
+  })
+
+  it('keeps scripted-echo\'s emulated cache beside the JSONL sessions, so a second spine on them starts warm; none without persistence', async () => {
+    const persistenceRoot = await mkdtemp(join(tmpdir(), 'dsh-spine-cache-'))
+    const persona = 'You answer in one short sentence. '.repeat(20)
+    const before = new Context()
+    const fiber = await before.plugin(AgentSpine, { persistenceRoot, persona })
+    await (await before.agentLoop.createAgent({ id: 's' })).prompt('hi')
+    await fiber.dispose()
+    expect((await readdir(persistenceRoot)).sort()).toEqual(['s.jsonl', SCRIPTED_CACHE_FILE])
+    const usages: Usage[] = []
+    const resumed = await (await load({ persistenceRoot, persona })).agentLoop.createAgent({ id: 's' })
+    await resumed.prompt('again', { onUpdate: (update) => void (update.type === 'usage' && usages.push(update.usage)) })
+    expect(usages[0]!.emulated).toBe(true)
+    expect(usages[0]!.cacheReadTokens / usages[0]!.inputTokens).toBeGreaterThan(0.8)
+
+    const memory = await mkdtemp(join(tmpdir(), 'dsh-spine-cache-'))
+    await (await (await load({ persistenceRoot: memory, persist: false })).agentLoop.createAgent()).prompt('hi')
+    expect((await readdir(memory)).filter((name) => !name.endsWith('.lock'))).toEqual([])
   })
 
   it('forwards the loop keys', async () => {

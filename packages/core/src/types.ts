@@ -21,6 +21,12 @@ export interface Usage {
   cacheReadTokens: number
   /** Prompt tokens written to the provider's prompt cache. */
   cacheWriteTokens: number
+  /**
+   * Set when no provider reported these figures: the offline scripted model counts the request's bytes and
+   * reads an emulated prompt cache. Whoever shows such figures says they are emulated, and never adds them
+   * to a real provider's as if they were alike.
+   */
+  emulated?: true
 }
 
 /** The model-facing conversation history, provider-neutral. */

@@ -1,8 +1,8 @@
-import { isCompactionRequest, type ToolCall, type ToolSchema } from 'dsh-core'
+import { isCompactionRequest, type ToolCall, type ToolSchema, type Usage } from 'dsh-core'
 import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { ScriptedError } from './error.ts'
-import { estimateUsage } from './estimate.ts'
+import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
 import type { Reply } from './reply.ts'
 import type { Script } from './script.ts'
 import { compactionReply } from './summary.ts'
@@ -15,6 +15,8 @@ export interface ScriptedAdapterOptions {
   contextWindows?: Record<string, number>
   /** Play these replies one per call instead of echoing. */
   script?: Script
+  /** The file that keeps the emulated prompt cache between processes; without one each process starts cold. */
+  cacheFile?: string
 }
 
 const DELTAS_PER_TEXT = 3
@@ -22,6 +24,7 @@ const DELTAS_PER_TEXT = 3
 /** Builds the offline `scripted` adapter: deterministic, no network. */
 export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapter {
   let calls = 0
+  const cache = new EmulatedCache(config.cacheFile)
   return {
     provider: 'scripted',
     models: [...config.models],
@@ -29,20 +32,20 @@ export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapte
     contextWindow: (model) => config.contextWindows?.[model],
     stream(options) {
       // Calls are numbered when requested, not when first read, so script order is call order.
-      return respond(++calls, options, config)
+      return respond(++calls, options, config, cache)
     },
   }
 }
 
-async function* respond(call: number, options: GenerateOptions, config: ScriptedAdapterOptions): AsyncGenerator<StreamEvent> {
+async function* respond(call: number, options: GenerateOptions, config: ScriptedAdapterOptions, cache: EmulatedCache): AsyncGenerator<StreamEvent> {
   const projection = projectToolUpdates(options, config.toolUpdate)
   const reply = config.script ? scriptedReply(config.script, call)
     : isCompactionRequest(projection.messages) ? compactionReply(projection.messages)
     : echoReply(projection.messages)
   // Definitions are the frozen objects from the log, so the estimate measures each of them only once.
   const { tools, deferred } = declared(projection.declarations, options.tools)
-  const request = { system: options.system, tools, deferred, messages: projection.messages }
-  yield* play(reply, call, request, options)
+  const request: ScriptedRequest = { tools, system: options.system, deferred, messages: projection.messages }
+  yield* play(reply, call, (output) => cache.usage(request, output), options)
 }
 
 interface Declared {
@@ -79,7 +82,7 @@ function scriptedReply(script: Script, call: number): Reply {
   throw new ScriptedError('SCRIPT_EXHAUSTED', `script ${script.path} has ${script.responses.length} response(s); model call ${call} has none left`)
 }
 
-async function* play(reply: Reply, call: number, request: object, options: GenerateOptions): AsyncGenerator<StreamEvent> {
+async function* play(reply: Reply, call: number, usageOf: (output: string) => Usage, options: GenerateOptions): AsyncGenerator<StreamEvent> {
   const { signal } = options
   const stop = () => new ScriptedError('CANCELLED', `scripted call ${call} to "${options.model}" was cancelled`)
   if (signal?.aborted) throw stop()
@@ -96,7 +99,11 @@ async function* play(reply: Reply, call: number, request: object, options: Gener
     yield { type: 'tool-call', call: toolCall }
   }
   const output = reply.text + (toolCalls.length ? JSON.stringify(toolCalls) : '')
-  yield { type: 'usage', usage: normalizeUsage({ ...estimateUsage(request, output), ...reply.usage }) }
+  // every request passes through the emulated cache; a script's own figures replace its counts (a replay's
+  // recorded ones among them), and are marked emulated only when the script says so
+  const counted = usageOf(output)
+  const usage = reply.usage ? { inputTokens: counted.inputTokens, outputTokens: counted.outputTokens, ...reply.usage } : counted
+  yield { type: 'usage', usage: normalizeUsage(usage) }
   yield { type: 'done', stopReason: reply.stopReason ?? (toolCalls.length ? 'tool_use' : 'end_turn') }
 }
 

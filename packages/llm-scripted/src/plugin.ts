@@ -13,6 +13,7 @@ export interface Config {
   models: ScriptedModelEntry[]
   script?: string
   toolUpdate: ToolUpdateMode
+  cacheFile?: string
 }
 
 /** Context window of a scripted model whose entry sets none, in (estimated) tokens. */
@@ -29,6 +30,8 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     .description('Model ids this adapter serves, as strings or { id, contextWindow }; each answers as scripted-echo unless a script is set.'),
   script: Schema.string()
     .description('Path of a JSON script ({"responses": [...]}) played one response per call; relative to the working directory.'),
+  cacheFile: Schema.string()
+    .description('File that keeps the emulated prompt cache between processes (one block hash a line); relative to the working directory. Omitted: each process starts with a cold cache.'),
   toolUpdate: Schema.union(['none', 'append', 'addition-only', 'in-history'] as const).default('none')
     .description('Tool-update capability this route declares to the projection.'),
 })
@@ -42,8 +45,12 @@ export async function apply(ctx: Context, config: Config) {
   if (config.script !== undefined && !config.script.trim()) {
     throw new ScriptedError('INVALID_CONFIG', 'script must be a file path, got an empty string')
   }
+  if (config.cacheFile !== undefined && !config.cacheFile.trim()) {
+    throw new ScriptedError('INVALID_CONFIG', 'cacheFile must be a file path, got an empty string')
+  }
   const script = config.script === undefined ? undefined : await loadScript(config.script)
-  ctx.llm.register(createScriptedAdapter({ models, contextWindows, toolUpdate: config.toolUpdate, ...script && { script } }))
+  const { cacheFile, toolUpdate } = config
+  ctx.llm.register(createScriptedAdapter({ models, contextWindows, toolUpdate, ...script && { script }, ...cacheFile && { cacheFile } }))
 }
 
 function checkModels(entries: ScriptedModelEntry[]): { models: string[]; contextWindows: Record<string, number> } {

@@ -14,7 +14,7 @@ export interface Script {
 
 const RESPONSE_KEYS = ['text', 'toolCalls', 'usage', 'stopReason', 'error', 'delayMs']
 const CALL_KEYS = ['id', 'name', 'arguments']
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens']
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'emulated']
 const STOP_REASONS: StopReason[] = ['end_turn', 'tool_use', 'max_tokens']
 
 /** Reads and validates a script file; a relative path resolves against `process.cwd()`. */
@@ -90,6 +90,10 @@ function parseUsage(usage: unknown, at: string, fail: Fail): Partial<Usage> {
   if (!isRecord(usage)) throw fail(at, 'must be an object')
   checkKeys(usage, USAGE_KEYS, at, fail)
   for (const [key, value] of Object.entries(usage)) {
+    if (key === 'emulated') {
+      if (value !== true) throw fail(`${at}.${key}`, 'must be true or absent (figures no provider reported)')
+      continue
+    }
     if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0)) throw fail(`${at}.${key}`, 'must be an integer ≥ 0')
   }
   return usage as Partial<Usage>

@@ -71,12 +71,15 @@ describe('scripted-echo', () => {
     expect(result.text).toBe('cannot call read_file: the arguments must be a JSON object, got ["a"]')
   })
 
-  it('estimates usage deterministically from the request (about four characters a token)', async () => {
+  it('counts usage deterministically from the request (about four characters a token), marked emulated', async () => {
     const { ctx } = await setup()
     const short = await collect(ctx.llm.stream(ask([{ role: 'user', text: 'x' }])))
     const again = await collect(ctx.llm.stream(ask([{ role: 'user', text: 'x' }])))
     const long = await collect(ctx.llm.stream(ask([{ role: 'user', text: 'x'.repeat(400) }])))
-    expect(short.usage).toEqual(again.usage)
+    expect({ ...short.usage, cacheReadTokens: 0 }).toEqual({ ...again.usage, cacheReadTokens: 0 })
+    expect(short.usage!.emulated).toBe(true)
+    // the same request again: its whole 16-token blocks come from the emulated cache
+    expect(again.usage!.cacheReadTokens).toBe(Math.floor(again.usage!.inputTokens / 16) * 16)
     expect(Math.abs(long.usage!.inputTokens - short.usage!.inputTokens - 100)).toBeLessThanOrEqual(1)
     expect(long.usage!.outputTokens - short.usage!.outputTokens).toBe(100)
     expect(short.usage!.cacheReadTokens).toBe(0)

@@ -26,7 +26,15 @@ describe('script mode', () => {
     // given figures replace the estimate field by field; input never drops below the cached tokens
     expect(second.usage).toMatchObject({ outputTokens: 3, cacheReadTokens: 40, cacheWriteTokens: 0 })
     expect(second.usage!.inputTokens).toBeGreaterThanOrEqual(40)
+    // the script's figures are its own: not marked emulated, and its cache figure is not the emulated one
+    expect(second.usage).not.toHaveProperty('emulated')
     expect(await collect(ctx.llm.stream(prompt))).toMatchObject({ text: 'cut short', stopReason: 'max_tokens' })
+  })
+
+  it('marks a response\'s usage emulated when the script says so (a replay of the offline model\'s session)', async () => {
+    const file = await scriptFile({ responses: [{ text: 'a', usage: { inputTokens: 9, outputTokens: 1, cacheReadTokens: 8, cacheWriteTokens: 0, emulated: true } }] })
+    const { ctx } = await setup({ script: file })
+    expect((await collect(ctx.llm.stream(prompt))).usage).toEqual({ inputTokens: 9, outputTokens: 1, cacheReadTokens: 8, cacheWriteTokens: 0, emulated: true })
   })
 
   it('fails a call past the end, naming the file and the count', async () => {
@@ -98,7 +106,8 @@ describe('script validation', () => {
     [{ responses: [{ toolCalls: [{ name: 'a', id: 7 }] }] }, 'responses[0].toolCalls[0].id must be a non-empty string'],
     [{ responses: [{ toolCalls: [{ name: 'a', args: {} }] }] }, 'responses[0].toolCalls[0].args is not a known field; valid: id, name, arguments'],
     [{ responses: [{ text: 'x', usage: { inputTokens: -1 } }] }, 'responses[0].usage.inputTokens must be an integer ≥ 0'],
-    [{ responses: [{ text: 'x', usage: { cached: 1 } }] }, 'responses[0].usage.cached is not a known field; valid: inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens'],
+    [{ responses: [{ text: 'x', usage: { cached: 1 } }] }, 'responses[0].usage.cached is not a known field; valid: inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, emulated'],
+    [{ responses: [{ text: 'x', usage: { emulated: false } }] }, 'responses[0].usage.emulated must be true or absent (figures no provider reported)'],
     [{ responses: [{ text: 'x', usage: 5 }] }, 'responses[0].usage must be an object'],
     [{ responses: [{ text: 'x', stopReason: 'stop' }] }, 'responses[0].stopReason must be one of end_turn, tool_use, max_tokens'],
     [{ responses: [{ error: '' }] }, 'responses[0].error must be a non-empty string'],

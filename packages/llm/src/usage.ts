@@ -16,6 +16,7 @@ export function normalizeUsage(partial: Partial<Usage> | null | undefined): Usag
   const usage = emptyUsage()
   for (const key of USAGE_KEYS) usage[key] = toCount(partial?.[key])
   usage.inputTokens = Math.max(usage.inputTokens, usage.cacheReadTokens + usage.cacheWriteTokens)
+  if (partial?.emulated === true) usage.emulated = true
   return usage
 }
 
@@ -23,6 +24,8 @@ export function normalizeUsage(partial: Partial<Usage> | null | undefined): Usag
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum = emptyUsage()
   for (const key of USAGE_KEYS) sum[key] = a[key] + b[key]
+  // a sum with any emulated figure in it is not a provider's figure
+  if (a.emulated || b.emulated) sum.emulated = true
   return sum
 }
 

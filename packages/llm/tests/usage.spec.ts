@@ -21,6 +21,14 @@ describe('usage helpers', () => {
     expect(normalizeUsage(partial)).toEqual({ inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens })
   })
 
+  it('keeps the emulated mark of the offline model\'s figures, and a sum with one emulated record is emulated', () => {
+    const emulated = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 8, cacheWriteTokens: 0, emulated: true as const }
+    expect(normalizeUsage(emulated)).toEqual(emulated)
+    expect(normalizeUsage({ ...emulated, emulated: 'yes' } as never)).not.toHaveProperty('emulated')
+    expect(addUsage(emulated, emptyUsage())).toEqual(emulated)
+    expect(addUsage(emptyUsage(), emptyUsage())).not.toHaveProperty('emulated')
+  })
+
   it('adds records field by field', () => {
     expect(addUsage(
       { inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 },

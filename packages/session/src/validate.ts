@@ -27,6 +27,9 @@ const nonBlank: Check = (v, path, fail) => {
 const bool: Check = (v, path, fail) => {
   if (typeof v !== 'boolean') fail(path, 'a boolean', v)
 }
+const trueOnly: Check = (v, path, fail) => {
+  if (v !== true) fail(path, 'true or absent', v)
+}
 const oneOf = (...values: string[]): Check => (v, path, fail) => {
   if (!values.includes(v as string)) fail(path, `one of ${values.map(x => JSON.stringify(x)).join(', ')}`, v)
 }
@@ -61,6 +64,8 @@ const usage = nested({
   outputTokens: { check: count },
   cacheReadTokens: { check: count },
   cacheWriteTokens: { check: count },
+  /** The offline model's figures, from an emulated prompt cache. */
+  emulated: { check: trueOnly, optional: true },
 }, 'a usage record')
 const headerFields = nested({
   model: { check: str },

@@ -54,6 +54,7 @@ const wrong: [string, string, unknown][] = [
   ['assistant/message', 'toolCalls[0].arguments', []],
   ['assistant/message', 'usage', 3],
   ['assistant/message', 'usage.inputTokens', -4],
+  ['assistant/message', 'usage.emulated', false],
   ['tool/call', 'arguments', null],
   ['tool/call', 'arguments.when', new Date(0)],
   ['tool/result', 'isError', 'no'],
@@ -113,6 +114,12 @@ describe('append', () => {
     const session = new Session('s')
     expectInvalid(() => session.append(type, withField(valid[type]!, path, value)), type, `"${path}`)
     expect(session.lastSeq).toBe(0)
+  })
+
+  it('keeps the emulated mark of a usage record from the offline model', () => {
+    const session = new Session('s')
+    const usage = { inputTokens: 10, outputTokens: 1, cacheReadTokens: 8, cacheWriteTokens: 0, emulated: true as const }
+    expect(session.append('assistant/message', { ...valid['assistant/message'], usage } as never).data).toMatchObject({ usage })
   })
 
   it('rejects missing fields, unknown fields and non-object data, naming the field', () => {

@@ -49,7 +49,7 @@ export const CLIENT_SCRIPT = String.raw`
   var figures = document.getElementById('figures')
   figures.appendChild(figure('models', s.models.join(', ') || '—', s.models.length === 1 ? 'model' : 'models'))
   figures.appendChild(figure('requests', num(s.requests), 'requests in ' + num(s.turns) + ' turns'))
-  figures.appendChild(figure('cached-share', pct(s.cachedShare), 'cached (provider-reported, ' + num(s.withUsage) + ' with usage)'))
+  figures.appendChild(figure('cached-share', pct(s.cachedShare), s.emulatedUsage ? 'cached (emulated by the offline model, not a provider\'s figures; ' + num(s.withUsage) + ' with usage)' : 'cached (provider-reported, ' + num(s.withUsage) + ' with usage)'))
   figures.appendChild(figure('input-tokens', num(s.tokens.input), 'prompt tokens'))
   figures.appendChild(figure('uncached-tokens', num(s.uncached.total), 'billed without cache'))
   figures.appendChild(figure('header-changes', num(s.headerChanges), 'header changes'))

@@ -49,7 +49,7 @@ export async function writeSessionPage(options: ViewOptions): Promise<ViewResult
 /** The one-paragraph report the command prints. */
 export function describeView(result: ViewResult): string {
   const { summary } = result.view
-  const share = summary.cachedShare === null ? 'no usage reported' : `${(summary.cachedShare * 100).toFixed(1)}% cached`
+  const share = summary.cachedShare === null ? 'no usage reported' : `${(summary.cachedShare * 100).toFixed(1)}% cached${summary.emulatedUsage ? ' (emulated)' : ''}`
   return [
     `wrote ${result.file} (${result.bytes.toLocaleString('en-US')} bytes)`,
     `session ${result.view.source}: ${summary.requests} request(s) in ${summary.turns} turn(s), ${share}, ${summary.uncached.total} token(s) billed without cache`,

@@ -113,6 +113,8 @@ export interface ViewSummary {
   failedRequests: number
   resumes: number
   detectorBreaks: number
+  /** Usage records the offline model emulated (`usage.emulated`): figures no provider reported. */
+  emulatedUsage: number
 }
 
 /** What the TTL marks are measured against. */

@@ -6,6 +6,7 @@ import { defaultSessionRoot } from 'dsh-session'
 import { BIN, tempDir, type BinResult } from '../setup.ts'
 import { recordRichSession } from './record.ts'
 import { writeLongSession } from './synthetic.ts'
+import { writeEmulatedCopy } from './emulated.ts'
 
 /** The real bin in `cwd`, with extra environment variables. */
 function bin(args: string[], cwd: string, env: Record<string, string> = {}): Promise<BinResult> {
@@ -34,6 +35,15 @@ describe('dsh-prompt view', () => {
       '4 break(s) (3 by the detector), 2 header change(s), 1 compaction(s), 1 failed turn(s)',
       '',
     ])
+  })
+
+  it('says the share is emulated when the log\'s usage came from the offline model', async () => {
+    const dir = await tempDir()
+    await writeEmulatedCopy(session, join(dir, 'offline.jsonl'))
+    const { code, stdout } = await bin(['view', 'offline.jsonl'], dir)
+    expect(code).toBe(0)
+    expect(stdout.split('\n')[1]).toMatch(/^session offline\.jsonl: 11 request\(s\) in 10 turn\(s\), 50\.9% cached \(emulated\), 27300 token\(s\) billed without cache$/)
+    expect(await readFile(join(dir, 'offline.html'), 'utf8')).toMatch(/"emulatedUsage":[1-9]/)
   })
 
   it('finds a bare session id in the session folder of the working directory', async () => {

@@ -9,6 +9,7 @@ import type { SessionView } from '../../src/view/model.ts'
 import { DEFAULT_PG_SCHEMA, DEFAULT_PG_URL_ENV } from '../../src/index.ts'
 import { tempDir } from '../setup.ts'
 import { figuresFromLog, readEvents } from './expected.ts'
+import { writeEmulatedCopy } from './emulated.ts'
 import { NOTES_SECTION, recordRichSession } from './record.ts'
 import { writeLongSession } from './synthetic.ts'
 
@@ -25,6 +26,16 @@ beforeAll(async () => {
 })
 
 describe('the session view of a recorded session', () => {
+  it('counts the usage records marked emulated (the offline model\'s), and none in a log without the mark', async () => {
+    expect(view.summary.emulatedUsage).toBe(0)
+    expect(buildSessionView(await loadSession(FIXTURE, PG)).summary.emulatedUsage).toBe(0)
+    const marked = join(await tempDir(), 'emulated.jsonl')
+    await writeEmulatedCopy(file, marked)
+    const withUsage = events.filter((event) => event.data?.usage !== undefined)
+    expect(withUsage.length).toBeGreaterThan(0)
+    expect(buildSessionView(await loadSession(marked, PG)).summary.emulatedUsage).toBe(withUsage.length)
+  })
+
   it('sums the same figures as a plain reading of the log', () => {
     const expected = figuresFromLog(events)
     const { summary } = view
