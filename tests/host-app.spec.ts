@@ -1,7 +1,7 @@
 // DSH installed as a user installs it: the packed tarballs, with plain `npm i` in a folder outside the
 // workspace, next to cordis from the registry (or npm's cache), with no overrides and no legacy flags.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -96,10 +96,17 @@ describe('npm run pack', () => {
     }
   })
 
-  it('is shown as written in the README: the host file is examples/host-app/host.ts', () => {
+  it('is shown as written in the README: package.json, tsconfig.json and the host file are examples/host-app\'s', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const block = readme.slice(readme.indexOf('## Use DSH in your Cordis app')).match(/```ts\n([\s\S]*?)```/)?.[1]
+    const section = readme.slice(readme.indexOf('## Use DSH in your Cordis app'))
+    const block = section.match(/```ts\n([\s\S]*?)```/)?.[1]
     expect(block).toBe(readFileSync(join(example, 'host.ts'), 'utf8'))
+    const [manifestBlock, tsconfigBlock] = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1])
+    expect(manifestBlock).toBe(readFileSync(join(example, 'package.json'), 'utf8'))
+    expect(JSON.parse(manifestBlock!).type).toBe('module')
+    expect(tsconfigBlock).toBe(readFileSync(join(example, 'tsconfig.json'), 'utf8'))
+    // the commands the recipe gives, in order
+    expect(section).toContain('npx tsc -p .        # writes out/host.js\nnode out/host.js    # read grep write / sections: ok / one cordis: ok')
   })
 })
 
@@ -108,22 +115,56 @@ describe('a Cordis host app outside the workspace', { timeout: 180_000 }, () => 
     expect(copiesOf('cordis')).toEqual([join(host, 'node_modules', 'cordis')])
   })
 
-  it('compiles the typed host file under moduleResolution bundler and runs it: tools in canonical order, one cordis at run time', () => {
+  it('compiles the typed host file under moduleResolution bundler and runs it: tools in canonical order, one cordis at run time, no warning', () => {
     ok(run('npx', ['tsc', '-p', '.']))
-    const out = ok(run('node', ['out/host.js']))
-    expect(out.trim().split('\n')).toEqual(['read grep write', 'sections: ok', 'one cordis: ok'])
+    const result = run('node', ['out/host.js'])
+    expect(ok(result).trim().split('\n')).toEqual(['read grep write', 'sections: ok', 'one cordis: ok'])
+    expect(result.stderr).toBe('')
   })
 
-  it('under nodenext, only cordis\'s own declarations fail (relative imports without extensions); DSH\'s do not', () => {
+  it('without "type": "module" in package.json, Node warns MODULE_TYPELESS_PACKAGE_JSON (why the recipe sets it)', () => {
+    mkdirSync(join(host, 'typeless'), { recursive: true })
+    cpSync(join(host, 'out', 'host.js'), join(host, 'typeless', 'host.js'))
+    writeFileSync(join(host, 'typeless', 'package.json'), JSON.stringify({ name: 'typeless', private: true }))
+    const result = run('node', ['typeless/host.js'])
+    expect(ok(result).trim().split('\n')[0]).toBe('read grep write')
+    expect(result.stderr).toContain('MODULE_TYPELESS_PACKAGE_JSON')
+  })
+
+  it('under nodenext, what the README says: TS2305/TS2693 in host.ts, an emitted file that fails with "Context is not defined"', () => {
+    const tsconfig = JSON.parse(readFileSync(join(host, 'tsconfig.json'), 'utf8'))
     writeFileSync(join(host, 'tsconfig.nodenext.json'), JSON.stringify({
-      extends: './tsconfig.json', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false, noEmit: true },
+      ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out-nodenext' },
     }))
     const result = run('npx', ['tsc', '-p', 'tsconfig.nodenext.json'])
+    expect(result.status).not.toBe(0)
+    const codes = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line)).map((line) => /^([^(]+)\(\d+,\d+\): error (TS\d+)/.exec(line)!.slice(1).join(' '))
+    expect([...new Set(codes)].sort()).toEqual(['host.ts TS2305', 'host.ts TS2693', 'host.ts TS7006'])
+    expect(result.stdout).toContain('TS2305: Module \'"cordis"\' has no exported member \'Service\'.')
+    expect(result.stdout).toContain('TS2693: \'Context\' only refers to a type, but is being used as a value here.')
+    // tsc writes the file anyway, and it fails
+    const crashed = run('node', ['out-nodenext/host.js'])
+    expect(crashed.status).toBe(1)
+    expect(crashed.stderr).toContain('ReferenceError: Context is not defined')
+  })
+
+  it('under nodenext with skipLibCheck false, DSH\'s declarations fail only where cordis\'s unresolved re-exports make them', () => {
+    writeFileSync(join(host, 'all.ts'), [...tarballs.keys()].map((name, index) => `export type * as m${index} from '${name}'\n`).join(''))
+    writeFileSync(join(host, 'tsconfig.strict-libs.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: false, types: ['node'], noEmit: true },
+      files: ['all.ts'],
+    }))
+    const result = run('npx', ['tsc', '-p', 'tsconfig.strict-libs.json'])
     const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line))
+    // cordis's own: relative imports without extensions
     const extensionErrors = errors.filter((line) => /TS283[45]/.test(line))
     expect(extensionErrors.length).toBeGreaterThan(0)
     expect(extensionErrors.filter((line) => !line.startsWith('node_modules/cordis/'))).toEqual([])
-    expect(errors.filter((line) => line.startsWith('node_modules/dsh-') && !/'"cordis"'/.test(line))).toEqual([])
+    // DSH's: a name imported from cordis that cordis's index does not resolve, or a Context member its unresolved files add
+    const dsh = errors.filter((line) => line.startsWith('node_modules/dsh-'))
+    expect(dsh.length).toBeGreaterThan(0)
+    expect(dsh.filter((line) => !/error TS2305: Module '"cordis"' has no exported member|error TS2339: Property '\w+' does not exist on type 'Context'/.test(line))).toEqual([])
+    expect(dsh.some((line) => line.startsWith('node_modules/dsh-system-prompt/dist/service.d.ts'))).toBe(true)
   })
 
   it('boots a loader app file that mounts the agent bundle and answers a turn on the offline model', () => {

@@ -7,7 +7,7 @@ import { failureSummary, servePiped, type Streams } from './piped.ts'
 import { formatSessions } from './sessions.ts'
 import { showStartup } from './startup.ts'
 import { BetweenTurns } from './between-turns.ts'
-import { resumeSummary } from './resume-summary.ts'
+import { leavingLine, resumeHistory } from './resume-history.ts'
 import { parseInvocation } from './usage.ts'
 import type {} from './service.ts'
 
@@ -61,8 +61,8 @@ runMain(async (stopWith) => {
   process.off('SIGINT', onInterrupt)
   // an outage that began before the listener was in place
   if (between) for (const status of demo.downSources()) notice(status)
-  // --resume / --continue in the REPL: which session, how far it got, and where it stopped (piped output stays answers only)
-  if (interactive && invocation.session.kind !== 'new') process.stdout.write(resumeSummary(agent.session.id, agent.session.events()))
+  // --resume / --continue in the REPL: which session, and its conversation, paged to the terminal (piped output stays answers only)
+  if (interactive && invocation.session.kind !== 'new') process.stdout.write(resumeHistory(agent.session.id, agent.session.events(), invocation.history, process.stdout))
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }
   // `… | head -c 100`: the reader left; stop reading, end the running turn in the log, leave quietly
   const outputClosed = new AbortController()
@@ -72,7 +72,10 @@ runMain(async (stopWith) => {
     : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
   served
     .then(async (failed) => {
+      // leaving the REPL: the session and how to come back to it
+      const leaving = repl ? leavingLine(agent.session.id, agent.session.events(), invocation.file) : ''
       await app.dispose()
+      process.stdout.write(leaving)
       await flushOut(process.stdout)
       if (failed) process.stderr.write(`${failed}\n`)
       process.exit(failed ? 1 : 0)

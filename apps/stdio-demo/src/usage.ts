@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { HELP } from './commands.ts'
+import type { HistoryLimit } from './resume-history.ts'
 
 /** The package version, as `--version` prints it. */
 export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 
 /** What `--help` prints: every option, the environment it reads, the exit status and every REPL command. */
-export const USAGE = `usage: dsh-stdio-demo [app.yml] [--continue | --resume <id>]
+export const USAGE = `usage: dsh-stdio-demo [app.yml] [--continue | --resume <id>] [--history <rows|all>]
        dsh-stdio-demo [app.yml] --sessions
        dsh-stdio-demo --help | --version
 
@@ -18,6 +19,9 @@ Arguments and options:
                  prompt), newest first
   --continue     resume the most recent stored session of this working folder
   --resume <id>  resume the stored session <id> (an unknown id is one error line)
+  --history <rows|all>
+                 with --continue or --resume, in the REPL: how much of the resumed conversation to print
+                 before the first prompt, in terminal rows (default: what fits on the terminal), or all
   -h, --help     print this text and exit
   -V, --version  print the version and exit
 
@@ -42,10 +46,10 @@ export type SessionChoice = { kind: 'new' } | { kind: 'continue' } | { kind: 're
 export type Invocation =
   | { print: string }
   | { file: string | undefined; list: true }
-  | { file: string | undefined; list?: false; session: SessionChoice }
+  | { file: string | undefined; list?: false; session: SessionChoice; history?: HistoryLimit }
   | { error: string }
 
-const OPTIONS = '-h/--help, -V/--version, --sessions, --continue, --resume <id>'
+const OPTIONS = '-h/--help, -V/--version, --sessions, --continue, --resume <id>, --history <rows|all>'
 // an argument error is one line: the usage text is what --help prints, not something to scroll past
 const SEE_HELP = ' (dsh-stdio-demo --help shows the usage)'
 
@@ -57,6 +61,7 @@ export function parseInvocation(args: readonly string[]): Invocation {
   const chosen: string[] = []
   let session: SessionChoice = { kind: 'new' }
   let list = false
+  let history: HistoryLimit | undefined
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
     if (arg === '--sessions') {
@@ -70,6 +75,11 @@ export function parseInvocation(args: readonly string[]): Invocation {
       if (!id || id.startsWith('-')) return { error: `--resume needs a session id (--sessions lists them)${SEE_HELP}` }
       session = { kind: 'resume', id }
       chosen.push('--resume')
+    } else if (arg === '--history' || arg.startsWith('--history=')) {
+      const value = arg === '--history' ? args[++i] : arg.slice('--history='.length)
+      const parsed = historyLimit(value)
+      if (parsed === undefined) return { error: `--history: expected "all" or a number of terminal rows (1 or more), got ${value === undefined ? 'nothing' : JSON.stringify(value)}${SEE_HELP}` }
+      history = parsed
     } else if (arg.startsWith('-')) {
       return { error: `unknown option ${JSON.stringify(arg)}; valid options: ${OPTIONS}${SEE_HELP}` }
     } else {
@@ -78,5 +88,13 @@ export function parseInvocation(args: readonly string[]): Invocation {
   }
   if (chosen.length > 1) return { error: `${chosen.join(' and ')} cannot be combined; give one of --sessions, --continue, --resume <id>${SEE_HELP}` }
   if (files.length > 1) return { error: `expected at most one app file, got ${files.length} arguments${SEE_HELP}` }
-  return list ? { file: files[0], list: true } : { file: files[0], session }
+  if (history !== undefined && (list || session.kind === 'new')) return { error: `--history prints a resumed conversation: give it with --continue or --resume <id>${SEE_HELP}` }
+  if (list) return { file: files[0], list: true }
+  return history === undefined ? { file: files[0], session } : { file: files[0], session, history }
+}
+
+/** `all`, or a whole number of rows 1 or more; undefined for anything else. */
+function historyLimit(value: string | undefined): HistoryLimit | undefined {
+  if (value === 'all') return 'all'
+  return value !== undefined && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined
 }

@@ -11,14 +11,14 @@ const TOOLS_MCP = fileURLToPath(new URL('../../../packages/tools-mcp/dist/index.
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describeOnTerminal('the REPL shows what happened', () => {
-  it('--continue prints the session id, its turn count and the last exchange before the first prompt', { timeout: 30_000 }, async () => {
+  it('--continue prints the session id, its turn count and the conversation before the first prompt', { timeout: 30_000 }, async () => {
     const { file, sessions } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }\n')
     expect(await run([file], 'first question\nthe last question\n')).toMatchObject({ code: 0 })
     const id = (await readdir(sessions)).find((name) => name.endsWith('.jsonl'))!.slice(0, -'.jsonl'.length)
     const { screen, until, type, exited } = openTerminal([file, '--continue'], { TERM: 'dumb' })
     const at = await until(`resumed session ${id} · 2 turns`)
     await until('> ', at)
-    expect(screen().slice(at).replace(/\r/g, '')).toMatch(/^\n> the last question\necho: the last question\n/)
+    expect(screen().slice(at).replace(/\r/g, '')).toMatch(/^\n> first question\necho: first question\n> the last question\necho: the last question\n/)
     type('/exit\r')
     expect(await exited).toBe(0)
   })

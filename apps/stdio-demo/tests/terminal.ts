@@ -42,14 +42,17 @@ export interface Terminal {
 
 /**
  * Runs `dsh-stdio-demo <args>` on a pseudo-terminal (`redirect`, e.g. `> out.txt`, is appended to the
- * shell command line). `TERM` defaults to xterm, on which readline's arrow keys work.
+ * shell command line; `size` sets the terminal's rows and columns). `TERM` defaults to xterm, on which readline's
+ * arrow keys work.
  */
-export function openTerminal(args: string[], env: Record<string, string> = {}, redirect = '', cwd?: string): Terminal {
+export function openTerminal(args: string[], env: Record<string, string> = {}, redirect = '', cwd?: string, size?: { rows: number; columns: number }): Terminal {
   const command = [process.execPath, BIN, ...args].map((part) => `"${part}"`).join(' ')
+  // the pseudo-terminal's size, as a terminal window of that size would report it
+  const resize = size ? `stty rows ${size.rows} columns ${size.columns}; ` : ''
   // `exec`: the bin replaces the shell script(1) starts ($SHELL, else /bin/sh), so Ctrl-C reaches the bin alone.
   // Without it, dash (Debian's /bin/sh, what CI gets with SHELL unset) dies of the SIGINT itself, and script
   // reports 130 whatever the bin did.
-  const child = spawn('script', ['-qfec', `exec ${command} ${redirect}`, '/dev/null'], {
+  const child = spawn('script', ['-qfec', `${resize}exec ${command} ${redirect}`, '/dev/null'], {
     cwd,
     env: { ...process.env, DSH_LOG_LEVEL: '', DSH_STARTUP_TIMEOUT_MS: '', TERM: 'xterm', ...env },
   })

@@ -8,7 +8,7 @@ describe('command line', () => {
   it('--help lists every option, the log variable and every command, on stdout, exit 0', async () => {
     const result = await run(['--help'], '')
     expect(result).toMatchObject({ code: 0, stderr: '' })
-    for (const part of ['app.yml', '-h, --help', '-V, --version', '--sessions', '--continue', '--resume <id>', 'DSH_LOG_LEVEL', 'XDG_STATE_HOME', 'Exit status', '/tools', '/prompt', '/call NAME {json}', '/help', '/exit']) {
+    for (const part of ['app.yml', '-h, --help', '-V, --version', '--sessions', '--continue', '--resume <id>', '--history <rows|all>', 'DSH_LOG_LEVEL', 'XDG_STATE_HOME', 'Exit status', '/tools', '/prompt', '/call NAME {json}', '/help', '/exit']) {
       expect(result.stdout).toContain(part)
     }
   })
@@ -22,7 +22,7 @@ describe('command line', () => {
   it('refuses an unknown option in one line that points at --help', async () => {
     const result = await run(['--verbose'], '')
     expect(result).toMatchObject({ code: 1, stdout: '' })
-    expect(result.stderr).toMatch(/^unknown option "--verbose"; valid options: -h\/--help, -V\/--version, --sessions, --continue, --resume <id> \(dsh-stdio-demo --help shows the usage\)\n$/)
+    expect(result.stderr).toMatch(/^unknown option "--verbose"; valid options: -h\/--help, -V\/--version, --sessions, --continue, --resume <id>, --history <rows\|all> \(dsh-stdio-demo --help shows the usage\)\n$/)
   })
 
   it('/help lists /call and itself', async () => {

@@ -1,5 +1,6 @@
 import { diffPrefixes } from '../diff.ts'
 import type { PrefixSource } from '../sources.ts'
+import { explainBreak } from './explain-break.ts'
 import { prefixText } from './headers.ts'
 import type { ViewBreak, ViewDiff, ViewHeader } from './model.ts'
 import type { LoggedBreak, Timeline } from './timeline.ts'
@@ -20,12 +21,18 @@ export function findBreaks(timeline: Timeline): ViewBreak[] {
   requests.forEach((request, index) => {
     const previous = index > 0 ? requests[index - 1]!.header : null
     const logged = byRequest.get(index)
-    const changed = previous !== null && previous !== request.header
+    // a snapshot fixture's placeholder hides the tools: a header the log says changed is taken at its word
+    const placeholder = headers[request.header]!.tools === null && request.headerReason !== null && request.headerReason !== 'initial'
+    const changed = previous !== null && (previous !== request.header || placeholder)
     if (!logged && !changed) return
     const detector = logged ? detectorOf(logged) : null
     const diff = previous !== null ? diffHeaders(headers[previous]!, headers[request.header]!, detector) : null
+    const markers = timeline.markers.filter((marker) => marker.before === index)
+    const { label, explanation } = explainBreak({
+      request, changed, previous: previous === null ? null : headers[previous]!, current: headers[request.header]!, markers, detector, diffSummary: diff?.summary ?? null,
+    })
     request.break = breaks.length
-    breaks.push({ request: index, previousHeader: previous, header: request.header, detector, diff })
+    breaks.push({ request: index, previousHeader: previous, header: request.header, detector, diff, headerChanged: changed, label, explanation })
   })
   return breaks
 }

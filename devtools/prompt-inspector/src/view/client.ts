@@ -12,7 +12,7 @@ export const CLIENT_SCRIPT = String.raw`
   var F = {}
   data.rowFields.forEach(function (name, index) { F[name] = index })
   var ROW = 26
-  var REASONS = [null, 'initial', 'resume', 'change']
+  var REASONS = [null, 'initial', 'resume', 'change', 'model']
   var rows = data.rows
 
   function el(tag, className, text) {
@@ -78,7 +78,9 @@ export const CLIENT_SCRIPT = String.raw`
   var list = document.getElementById('breaks-list')
   data.breaks.slice(0, 40).forEach(function (item, index) {
     var row = rows[item.request]
-    var button = el('button', null, '! #' + (item.request + 1) + ' ' + (item.detector ? item.detector.reason : 'header change') + ' (turn ' + row[F.turn] + ')')
+    var button = el('button', null, '! #' + (item.request + 1) + ' ' + item.label + ' (turn ' + row[F.turn] + ')')
+    button.title = item.explanation
+    button.dataset.headerChanged = item.headerChanged ? '1' : '0'
     button.dataset.break = index
     button.addEventListener('click', function () { scrollToRequest(item.request); showBreak(index) })
     list.appendChild(button)
@@ -151,6 +153,13 @@ export const CLIENT_SCRIPT = String.raw`
     var reason = REASONS[row[F.reason]]
     node.appendChild(el('span', 'reason' + (reason ? ' ' + reason : ''), reason || 'same'))
     node.appendChild(el('span', 'turn', row[F.turn] + '.' + row[F.step]))
+    // what was said: the turn's prompt on its first step, then the first line of the answer
+    var prompt = row[F.step] === 1 ? data.prompts[row[F.turn]] : undefined
+    var said = el('span', 'said')
+    if (prompt !== undefined) said.appendChild(el('span', 'asked', '> ' + prompt.replace(/\s+/g, ' ').trim()))
+    if (data.answers[index]) said.appendChild(el('span', 'answer', data.answers[index]))
+    said.title = said.textContent
+    node.appendChild(said)
     var cell = el('span')
     if (row[F.break] >= 0) {
       var button = el('button', 'break', '!')

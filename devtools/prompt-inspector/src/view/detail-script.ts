@@ -74,6 +74,7 @@ export const DETAIL_SCRIPT = String.raw`
     detail.dataset.break = index
     detail.appendChild(el('h2', null, 'Break at request ' + (item.request + 1) + ' (turn ' + row[F.turn] + ', step ' + row[F.step] + ')'))
     var d = item.detector
+    detail.appendChild(el('p', 'explanation', item.explanation)).dataset.field = 'explanation'
     detail.appendChild(facts([
       ['detector', d ? d.reason : 'no prompt-cache/break event for this request (the detector saw no fall in cache reads, or was not running)', 'reason'],
       ['all reasons', d ? d.allReasons.join(', ') : ''],

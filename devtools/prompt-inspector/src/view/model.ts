@@ -45,7 +45,7 @@ export interface ViewRequest {
   /** Index into `headers`: the header in force for this request. */
   header: number
   /** Reason of the `request/header` logged for this request, null when the header in force was reused. */
-  headerReason: 'initial' | 'resume' | 'change' | null
+  headerReason: 'initial' | 'resume' | 'change' | 'model' | null
   /** Idle time since the previous request's response (or its dispatch, if it had none); null for the first. */
   gapMs: number | null
   /** Beyond the provider profile's cache TTL; null while no profile is known. */
@@ -58,6 +58,8 @@ export interface ViewRequest {
   /** No response was logged for it (the call failed or was cancelled). */
   failed: boolean
   cause: UncachedCause
+  /** The first line of the response's text, or the tools it called when it has no text; '' without a response. */
+  answer: string
 }
 
 /** Something that happened between two requests. */
@@ -92,6 +94,12 @@ export interface ViewBreak {
   detector: { seq: number; reason: string; allReasons: string[]; section: string | null; offset: number | null; previousCacheReadTokens: number; currentCacheReadTokens: number; changedToolNames: string[] } | null
   /** Null when the two prefixes are the same bytes (a break without a prefix change) or unknown. */
   diff: ViewDiff | null
+  /** The header in force differs from the request before's: what the `header changes` figure counts. */
+  headerChanged: boolean
+  /** What the break is called in the list and on its row: the detector's reason, else the kind of header change. */
+  label: string
+  /** One sentence on what caused it, e.g. "resumed without the MCP servers the session had (github): …". */
+  explanation: string
 }
 
 export interface ViewSummary {
@@ -105,6 +113,7 @@ export interface ViewSummary {
   cachedShare: number | null
   /** input − cacheRead over the requests with usage, split by cause. */
   uncached: { total: number; byCause: Record<UncachedCause, number> }
+  /** Breaks whose header differs from the request before's (`ViewBreak.headerChanged`): the rows' own count. */
   headerChanges: number
   toolsAdded: number
   toolsRemoved: number

@@ -32,7 +32,7 @@ export function renderPage(view: SessionView): string {
 <main>
   <section class="timeline">
     <div class="legend">Prompt of each request: <span><i class="swatch" style="background:var(--tools)"></i>tools</span><span><i class="swatch" style="background:var(--system)"></i>system</span><span><i class="swatch" style="background:var(--history)"></i>history</span><span>▨ cached part</span><span>bar length: prompt tokens</span></div>
-    <div class="columns"><span>time</span><span>idle gap</span><span>prompt</span><span>tokens in / cached</span><span>header</span><span>turn.step</span><span></span></div>
+    <div class="columns"><span>time</span><span>idle gap</span><span>prompt</span><span>tokens in / cached</span><span>header</span><span>turn.step</span><span></span><span>said</span></div>
     <div class="viewport" id="viewport"><div class="spacer" id="spacer"></div></div>
   </section>
   <section class="detail" id="detail"><p class="empty">Click a request to see the tools and system bytes it sent, or a <b>!</b> to see why its prefix broke.</p></section>

@@ -1,6 +1,6 @@
 import { UNCACHED_CAUSES, type SessionView } from './model.ts'
 
-const REASONS = [null, 'initial', 'resume', 'change'] as const
+const REASONS = [null, 'initial', 'resume', 'change', 'model'] as const
 
 /**
  * The data the page carries, compact: headers once each, and every request as a flat array in the order
@@ -26,14 +26,19 @@ export function encodePayload(view: SessionView) {
     markers: view.markers,
     breaks: view.breaks,
     prompts: Object.fromEntries(Object.entries(view.prompts).map(([turn, text]) => [turn, cut(text)])),
+    // by request, as the rows: the first line of each response
+    answers: view.requests.map((request) => cut(request.answer, ANSWER_CHARS)),
   }
 }
 
 /** Prompts longer than this are cut in the page (the log keeps them whole). */
 const PROMPT_CHARS = 2000
 
-function cut(text: string): string {
-  return text.length > PROMPT_CHARS ? `${text.slice(0, PROMPT_CHARS)}… (${text.length - PROMPT_CHARS} more characters)` : text
+/** An answer's first line is cut shorter: a row shows the start of it. */
+const ANSWER_CHARS = 300
+
+function cut(text: string, max = PROMPT_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text
 }
 
 /** Field names of a request row in the payload; -1 stands for "not known". */

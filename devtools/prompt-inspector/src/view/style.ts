@@ -20,7 +20,7 @@ h2 { font-size: 13px; margin: 12px 0 6px; text-transform: uppercase; letter-spac
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
 main { display: grid; grid-template-columns: minmax(520px, 1fr) minmax(360px, 42%); gap: 0; }
 .timeline { border-right: 1px solid var(--line); background: #fff; }
-.columns, .row, .marker { display: grid; grid-template-columns: 92px 62px minmax(160px, 1fr) 118px 64px 56px 28px; align-items: center;
+.columns, .row, .marker { display: grid; grid-template-columns: 92px 62px minmax(160px, 1fr) 118px 64px 56px 28px minmax(120px, 1fr); align-items: center;
   gap: 6px; padding: 0 10px; height: var(--row); }
 .columns { color: var(--muted); font-size: 11px; border-bottom: 1px solid var(--line); height: 24px; }
 .viewport { height: calc(100vh - 262px); min-height: 260px; overflow-y: auto; position: relative; }
@@ -43,6 +43,8 @@ main { display: grid; grid-template-columns: minmax(520px, 1fr) minmax(360px, 42
 .reason.resume { background: #e3f4ea; color: #23734a; }
 .break { border: 0; background: var(--warn); color: #fff; border-radius: 50%; width: 20px; height: 20px; cursor: pointer; font-weight: 700; padding: 0; }
 .marker { color: var(--muted); font-size: 12px; background: #fafbfc; border-bottom: 1px dashed var(--line); }
+.said { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; color: var(--muted); }
+.said .asked { color: var(--ink); margin-right: 8px; }
 .marker .what { grid-column: 1 / -1; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .marker.tools .what::before { content: "⇄ "; } .marker.compaction .what::before { content: "⤓ "; }
 .marker.resume .what::before { content: "↻ "; } .marker.turn-failed { color: var(--warn); } .marker.turn-failed .what::before { content: "✕ "; }

@@ -59,7 +59,8 @@ export function summarize(timeline: Timeline, breaks: readonly ViewBreak[]): Omi
     tokens,
     cachedShare: tokens.input > 0 ? tokens.cacheRead / tokens.input : null,
     uncached: { total: Object.values(byCause).reduce((sum, value) => sum + value, 0), byCause },
-    headerChanges: requests.filter((request) => request.headerReason === 'change').length,
+    // counted from the breaks, as the rows and the break list show them: a changed header is always a break
+    headerChanges: breaks.filter((item) => item.headerChanged).length,
     toolsAdded: toolMarkers.reduce((sum, marker) => sum + marker.added.length, 0),
     toolsRemoved: toolMarkers.reduce((sum, marker) => sum + marker.removed.length, 0),
     compactions: timeline.markers.filter((marker) => marker.kind === 'compaction').length,

@@ -68,7 +68,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
         open = {
           index, seq, time, turn: num(data.turn), step: num(data.step), header: inForce, headerReason: null,
           gapMs: lastUse !== null && time !== null ? Math.max(0, time - lastUse) : null, beyondTtl: null, usage: null,
-          sizes: { tools: 0, system: 0, history: history + snapshot }, break: null, failed: true, cause: 'new_input',
+          sizes: { tools: 0, system: 0, history: history + snapshot }, break: null, failed: true, cause: 'new_input', answer: '',
         }
         requests.push(open)
         break
@@ -77,7 +77,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
         inForce = table.add(seq, data, where)
         if (pending(open)) {
           open.header = inForce
-          open.headerReason = data.reason === 'initial' || data.reason === 'resume' || data.reason === 'change' ? data.reason : null
+          open.headerReason = data.reason === 'initial' || data.reason === 'resume' || data.reason === 'change' || data.reason === 'model' ? data.reason : null
           if (open.headerReason === 'resume') markers.push({ kind: 'resume', before: open.index, seq })
         }
         break
@@ -86,6 +86,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
         if (open) {
           open.failed = false
           open.usage = usageOf(data.usage)
+          open.answer = answerLine(data)
           if (time !== null) lastUse = time
         }
         grow(seq, bytes(data.text) + (Array.isArray(data.toolCalls) && data.toolCalls.length ? Buffer.byteLength(JSON.stringify(data.toolCalls)) : 0))
@@ -157,6 +158,14 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
 /** A request whose step has started and whose response has not come yet. */
 function pending(request: ViewRequest | undefined): request is ViewRequest {
   return request !== undefined && request.failed && request.usage === null
+}
+
+/** The first non-empty line of a response's text, else the names of the tools it called. */
+function answerLine(data: Record<string, any>): string {
+  const line = typeof data.text === 'string' ? data.text.split('\n').find((text: string) => text.trim() !== '') : undefined
+  if (line !== undefined) return line.trim()
+  const called = Array.isArray(data.toolCalls) ? data.toolCalls.map((call: any) => String(call?.name ?? '')).filter(Boolean) : []
+  return called.length ? `→ ${called.join(', ')}` : ''
 }
 
 function parseTime(text: string): number | null {

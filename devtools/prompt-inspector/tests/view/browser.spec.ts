@@ -71,6 +71,29 @@ describe('the page of a recorded session, in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'view-break.png') })
   })
 
+  it('counts header changes from the same breaks the list and the rows show', async () => {
+    const card = Number(await text(page, '[data-figure="header-changes"] .value'))
+    const listed = await page.$$eval('#breaks-list button', (buttons) => buttons.map((button) => [button.textContent, button.getAttribute('data-header-changed')]))
+    expect(card).toBe(listed.filter(([, changed]) => changed === '1').length)
+    expect(card).toBe(figuresFromLog(events).headerChanges)
+    // the resume lost beta and the notes section: a header change, counted, and said why
+    const resumed = listed.find(([label]) => /header change at resume/.test(label!))
+    expect(resumed?.[1]).toBe('1')
+    const index = await page.$$eval('#breaks-list button', (buttons) => buttons.findIndex((button) => /at resume/.test(button.textContent!)))
+    await page.click(`#breaks-list button:nth-of-type(${index + 1})`)
+    expect(await text(page, '#detail [data-field="explanation"]')).toBe('resumed with a different setup: 1 tool removed (beta); the system prompt changed')
+  })
+
+  it('shows on each turn\'s row the user\'s text and the first line of the answer', async () => {
+    const said = await page.$$eval('.row', (rows) => rows.map((row) => [row.querySelector('.turn')!.textContent, row.querySelector('.said .asked')?.textContent ?? null, row.querySelector('.said .answer')?.textContent ?? null]))
+    const prompts = events.filter((event) => event.type === 'user/message')
+    for (const turn of [3, 4]) {
+      const asked = prompts.find((event) => event.data.turn === turn).data.text
+      const answer = events.find((event) => event.type === 'assistant/message' && event.data.turn === turn).data.text.split('\n')[0]
+      expect(said.find(([at]) => at === `${turn}.1`)).toEqual([`${turn}.1`, `> ${asked}`, answer])
+    }
+  })
+
   it('opens a request with the exact tools and system bytes it sent', async () => {
     const header = events.filter((event) => event.type === 'request/header' && event.data.turn <= 5).at(-1).data.header
     const turn5 = await page.$$eval('.row', (rows) => rows.find((row) => row.querySelector('.turn')!.textContent === '5.1')!.getAttribute('data-request'))

@@ -32,7 +32,8 @@ describe('dsh-prompt view', () => {
     expect(stdout.split('\n')).toEqual([
       `wrote ${join(dir, 'rich.html')} (${Buffer.byteLength(page).toLocaleString('en-US')} bytes)`,
       expect.stringMatching(/^session rich\.jsonl: 11 request\(s\) in 10 turn\(s\), 50\.9% cached, 27300 token\(s\) billed without cache$/),
-      '4 break(s) (3 by the detector), 2 header change(s), 1 compaction(s), 1 failed turn(s)',
+      // beta added, the notes section, and the resume without beta and the notes: three breaks with a changed header
+      '4 break(s) (3 by the detector), 3 header change(s), 1 compaction(s), 1 failed turn(s)',
       '',
     ])
   })

@@ -21,11 +21,28 @@ export function figuresFromLog(events: readonly any[]) {
     input,
     cachedShare: input ? cacheRead / input : null,
     uncached: usages.reduce((sum, usage) => sum + Math.max(0, usage.inputTokens - usage.cacheReadTokens), 0),
-    headerChanges: events.filter((event) => event.type === 'request/header' && event.data.reason === 'change').length,
+    headerChanges: headerChanges(events),
     toolsAdded: tools.reduce((sum, event) => sum + event.data.added.length, 0),
     toolsRemoved: tools.reduce((sum, event) => sum + event.data.removed.length, 0),
     compactions: events.filter((event) => event.type === 'context/compaction').length,
     failedTurns: events.filter((event) => event.type === 'turn/end' && event.data.reason === 'error').length,
     detectorBreaks: events.filter((event) => event.type === 'prompt-cache/break').length,
   }
+}
+
+/** Requests whose header in force is other bytes than the request before's, whatever reason the log gives. */
+function headerChanges(events: readonly any[]): number {
+  let inForce: string | undefined
+  let previous: string | undefined
+  let changes = 0
+  for (const event of events) {
+    if (event.type === 'request/header') inForce = JSON.stringify(event.data.header)
+    if (event.type !== 'step/start') continue
+    // the header of a step is logged right after its step/start
+    const next = events[events.indexOf(event) + 1]
+    const header = next?.type === 'request/header' ? JSON.stringify(next.data.header) : inForce
+    if (previous !== undefined && header !== previous) changes++
+    previous = header
+  }
+  return changes
 }

@@ -133,6 +133,9 @@ describe('reading a session', () => {
     expect(fixture.headers[0]!.toolsText).toBe('{{tools}}')
     expect(fixture.markers).toEqual([expect.objectContaining({ kind: 'tools', before: 1, added: ['web_search'] })])
     expect(fixture.requests.map((request) => request.time)).toEqual([null, null, null])
+    // the placeholder hides the bytes; the log's `change` header is a break, counted, explained from its marker
+    expect(fixture.breaks.map((item) => [item.request, item.label, item.explanation])).toEqual([[1, 'header change', '1 tool added (web_search)']])
+    expect(fixture.summary.headerChanges).toBe(1)
   })
 
   it.each([
