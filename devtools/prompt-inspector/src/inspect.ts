@@ -63,7 +63,7 @@ export async function inspectApp(options: InspectOptions): Promise<AppInspection
 export async function withSettledApp<T>(options: InspectOptions & { text?: string }, use: (app: BootedApp, report: SettleReport) => Promise<T>): Promise<T> {
   let app: BootedApp
   try {
-    app = await boot({ file: options.file, text: options.text, resolve: resolverFor(options.file), logLevel: logLevel() })
+    app = await boot({ file: options.file, text: options.text, resolve: resolverFor(options.file), logLevel: logLevel(), inspection: true })
   } catch (error) {
     if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
     throw error

@@ -10,7 +10,7 @@ import type { AppEntry } from './app-file.ts'
 import { BootError } from './errors.ts'
 import type { BootFailure } from './errors.ts'
 import { findFailures, shownName } from './failures.ts'
-import { oneLine } from 'dsh-core'
+import { INSPECTION_SERVICE, oneLine } from 'dsh-core'
 import { watchLateEntries } from './late-entries.ts'
 import { Readiness } from './readiness.ts'
 import type { PendingEntry, ReadyReport } from './readiness.ts'
@@ -63,6 +63,11 @@ export interface BootOptions {
    * line before it), since nothing can be served without it.
    */
   frontDoor?: { service: string; plugin: string }
+  /**
+   * Boot to inspect, never to serve (`dsh-prompt`): the root context provides `INSPECTION_SERVICE` of `dsh-core`,
+   * so plugins skip the start-time checks of secrets they would need only to call a model (an HTTP adapter's API key).
+   */
+  inspection?: boolean
 }
 
 /** An app entry as booted: the specifier the loader imported and the plugin's fiber, if it got one. */
@@ -137,6 +142,7 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
 
   let loaderFiber: ReturnType<typeof ctx.plugin>
   let readinessFiber: ReturnType<typeof ctx.plugin>
+  if (options.inspection) cleanups.push(ctx.provide(INSPECTION_SERVICE, Object.freeze({ inspection: true })))
   try {
     readinessFiber = ctx.plugin(Readiness)
     loaderFiber = ctx.plugin(Loader, { baseUrl: pathToFileURL(dirname(resolvePath(options.file))).href + '/' })

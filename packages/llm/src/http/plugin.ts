@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type { ConfigInput } from 'dsh-core'
+import { isInspection, type ConfigInput } from 'dsh-core'
 import type Schema from 'schemastery'
 import { AdapterPlugin } from '../adapter-plugin.ts'
 import { createHttpAdapter, type HttpAdapterDefinition } from './adapter.ts'
@@ -8,7 +8,8 @@ import { requireApiKey } from './connect.ts'
 
 /**
  * The Cordis plugin class of an HTTP adapter: validates its config by `Config`, builds the adapter
- * (`createHttpAdapter`, its notices to the plugin's logger), fails the start when the key's variable is unset or empty, and serves the adapter's
+ * (`createHttpAdapter`, its notices to the plugin's logger), fails the start when the key's variable is unset or empty
+ * (except in an app booted for inspection, which calls no model: `isInspection` of `dsh-core`), and serves the adapter's
  * models through `ctx.llm` until disposed. A package names it: `class OpenAIProvider extends httpAdapterPlugin(…) {}`.
  */
 export function httpAdapterPlugin<C extends HttpAdapterConfig, R extends ResolvedHttpAdapterConfig>(
@@ -21,7 +22,8 @@ export function httpAdapterPlugin<C extends HttpAdapterConfig, R extends Resolve
     constructor(ctx: Context, config: C) {
       const logger = ctx.logger(definition.owner)
       const adapter = createHttpAdapter(definition, config, (message) => logger.warn(message))
-      requireApiKey(config.apiKeyEnv, { owner: definition.owner, models: adapter.models })
+      // an inspection (dsh-prompt) never calls a model: the key is still read, and required, at a request
+      if (!isInspection(ctx)) requireApiKey(config.apiKeyEnv, { owner: definition.owner, models: adapter.models })
       super(ctx, adapter)
     }
   }
