@@ -10,7 +10,7 @@ import type { AppEntry } from './app-file.ts'
 import { BootError } from './errors.ts'
 import type { BootFailure } from './errors.ts'
 import { findFailures, shownName } from './failures.ts'
-import { INSPECTION_SERVICE, oneLine } from 'dsh-core'
+import { oneLine } from 'dsh-core'
 import { watchLateEntries } from './late-entries.ts'
 import { Readiness } from './readiness.ts'
 import type { PendingEntry, ReadyReport } from './readiness.ts'
@@ -64,7 +64,7 @@ export interface BootOptions {
    */
   frontDoor?: { service: string; plugin: string }
   /**
-   * Boot to inspect, never to serve (`dsh-prompt`): the root context provides `INSPECTION_SERVICE` of `dsh-core`,
+   * Boot to inspect, never to serve (`dsh-prompt`): `ctx.readiness.inspection` is true from before any entry starts,
    * so plugins skip the start-time checks of secrets they would need only to call a model (an HTTP adapter's API key).
    */
   inspection?: boolean
@@ -142,9 +142,8 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
 
   let loaderFiber: ReturnType<typeof ctx.plugin>
   let readinessFiber: ReturnType<typeof ctx.plugin>
-  if (options.inspection) cleanups.push(ctx.provide(INSPECTION_SERVICE, Object.freeze({ inspection: true })))
   try {
-    readinessFiber = ctx.plugin(Readiness)
+    readinessFiber = ctx.plugin(Readiness, { inspection: options.inspection === true })
     loaderFiber = ctx.plugin(Loader, { baseUrl: pathToFileURL(dirname(resolvePath(options.file))).href + '/' })
   } catch (error) {
     for (const cleanup of cleanups.reverse()) cleanup()

@@ -1,4 +1,4 @@
-export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, DEPLOYMENT_CONTEXT, DEPLOYMENT_CONTEXT_ORDER, IDENTITY_TEXT } from './service.ts'
+export { SystemPrompt, PERSONA_SECTION, PERSONA_ORDER, IDENTITY_TEXT } from './service.ts'
 export type { SystemPromptConfig, SystemPromptConfig as Config, PromptInspection } from './service.ts'
 export type { SystemPromptChange } from './register.ts'
 export { TOOL_ORDER_GROUP, TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder, isToolGroup } from './tool-order.ts'

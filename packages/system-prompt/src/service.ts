@@ -53,8 +53,8 @@ export interface ScopedPrompt {
 export const PERSONA_SECTION = 'deployment:persona'
 export const PERSONA_ORDER = 0
 /** The runtime context the `runtimeContext` config key registers: after the cached prefix, never in it. */
-export const DEPLOYMENT_CONTEXT = 'deployment:context'
-export const DEPLOYMENT_CONTEXT_ORDER = 0
+const DEPLOYMENT_CONTEXT = 'deployment:context'
+const DEPLOYMENT_CONTEXT_ORDER = 0
 export const IDENTITY_SECTION = 'harness:identity'
 export const IDENTITY_ORDER = -100
 export const IDENTITY_TEXT = 'You are an assistant running inside DSH, an agent harness. '

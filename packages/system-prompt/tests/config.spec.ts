@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import SystemPrompt, { DEPLOYMENT_CONTEXT, SystemPromptError, TOOL_ORDER_REST, renderContextSnapshot, renderPrompt } from '../src/index.ts'
+import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST, renderContextSnapshot, renderPrompt } from '../src/index.ts'
 
 async function load(config: unknown) {
   const ctx = new Context()
@@ -48,7 +48,7 @@ describe('SystemPrompt config', () => {
     service.variable('folder', (context) => context.cwd)
     const inA = await service.assemble({ cwd: '/srv/a' })
     const inB = await service.assemble({ cwd: '/srv/b' })
-    expect(inA.contexts).toEqual([{ name: DEPLOYMENT_CONTEXT, text: 'The working directory is {{folder}}.' }])
+    expect(inA.contexts).toEqual([{ name: 'deployment:context', text: 'The working directory is {{folder}}.' }])
     expect(renderContextSnapshot(inA)).toContain('The working directory is /srv/a.')
     expect(renderContextSnapshot(inB)).toContain('The working directory is /srv/b.')
     // the folder moves the context, never the prompt
