@@ -54,4 +54,16 @@ describe('an HTTP model adapter in an app booted for inspection (what dsh-prompt
     await expect(booted).rejects.toThrow(`entry "model" (dsh-llm-openai): failed to start: environment variable ${UNSET} is not set `
       + '(needed by dsh-llm-openai for model test-model); export it, or disable this entry')
   })
+
+  it('is not an inspection unless asked: readiness.inspection is false in an app booted to serve', async () => {
+    process.env[UNSET] = 'sk-not-a-real-key'
+    try {
+      const file = await appFile(server.origin)
+      const app = await boot({ file, resolve: resolverFor(file), logLevel: 'silent' })
+      expect(app.ctx.readiness.inspection).toBe(false)
+      await app.dispose()
+    } finally {
+      delete process.env[UNSET]
+    }
+  })
 })
