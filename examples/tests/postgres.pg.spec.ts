@@ -12,4 +12,12 @@ describe('postgres.yml, booted as written', () => {
     expect(listed.code).toBe(0)
     expect(listed.stdout).toContain(prompt)
   })
+
+  it('passes dsh-prompt lint with the database URL and no API key set', { timeout: 60_000 }, async () => {
+    const env: Record<string, string> = { DSH_PG_URL: inject('pgUrl'), DSH_LOG_LEVEL: 'error' }
+    for (const name of Object.keys(process.env)) if (name.endsWith('_API_KEY')) env[name] = ''
+    const lint = await runBin('dsh-prompt', ['lint', 'postgres.yml', '--json'], '', env)
+    expect(lint.code, lint.stderr).toBe(0)
+    expect(JSON.parse(lint.stdout).findings).toEqual([])
+  })
 })

@@ -133,6 +133,21 @@ describe('piped stdin', () => {
     // the default session folder follows the working directory, in the user's state folder (state-folder.spec.ts)
     expect((await readdir(defaultSessionRoot(cwd, { XDG_STATE_HOME: state }))).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1)
   })
+
+  it('the shipped cordis.yml tells the working folder as runtime context: the header is the same bytes in every folder', async () => {
+    const state = await tempDir()
+    const logged = []
+    for (const cwd of [await tempDir(), await tempDir()]) {
+      expect(await run([], 'hi\n', { cwd, env: { XDG_STATE_HOME: state } })).toMatchObject({ code: 0, stdout: 'echo: hi\n' })
+      const events = await sessionEvents(defaultSessionRoot(cwd, { XDG_STATE_HOME: state }))
+      const snapshots = events.filter((event) => event.type === 'context/snapshot')
+      expect(snapshots.map((event) => event.data.sections)).toEqual([[{ name: 'deployment:context', text: `The working directory is ${cwd}.` }]])
+      logged.push(headers(events))
+    }
+    expect(logged[0]).toHaveLength(1)
+    expect(JSON.stringify(logged[0]![0].header)).toBe(JSON.stringify(logged[1]![0].header))
+    expect(JSON.stringify(logged[0]![0].header)).not.toContain('working directory')
+  })
 })
 
 describe('a bad app file', () => {

@@ -2,7 +2,7 @@ import type { Context } from 'cordis'
 import { BootError, boot, readAppFile } from 'dsh-app-boot'
 import type { BootedApp, LogLevel } from 'dsh-app-boot'
 import type {} from 'dsh-agent-loop'
-import { renderPrompt } from 'dsh-system-prompt'
+import { renderContextSections, renderPrompt, type ContextSnapshotSection } from 'dsh-system-prompt'
 import type { AssembleContext, PromptInspection } from 'dsh-system-prompt'
 import type { RequestHeader } from 'dsh-session'
 import { DEFAULT_SETTLE_MS } from './cli.ts'
@@ -38,6 +38,8 @@ export interface AppInspection {
   context: AssembleContext
   toolOrder: string[] | null
   sections: RenderedSection[]
+  /** The runtime context, rendered: sent after the prefix as a message, never in the header. */
+  runtimeContext: ContextSnapshotSection[]
   tools: InspectedTool[]
   /** Canonical tools a `system-prompt/assemble` listener dropped. */
   removedByListeners: string[]
@@ -63,7 +65,7 @@ export async function inspectApp(options: InspectOptions): Promise<AppInspection
 export async function withSettledApp<T>(options: InspectOptions & { text?: string }, use: (app: BootedApp, report: SettleReport) => Promise<T>): Promise<T> {
   let app: BootedApp
   try {
-    app = await boot({ file: options.file, text: options.text, resolve: resolverFor(options.file), logLevel: logLevel() })
+    app = await boot({ file: options.file, text: options.text, resolve: resolverFor(options.file), logLevel: logLevel(), inspection: true })
   } catch (error) {
     if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
     throw error
@@ -106,10 +108,12 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
   let inspection: PromptInspection
   let system: string
   let sections: RenderedSection[]
+  let runtimeContext: ContextSnapshotSection[]
   try {
     inspection = await systemPrompt.inspect(context)
     system = renderPrompt(inspection.assembly)
     sections = renderSections(inspection.assembly, inspection.sectionOrders)
+    runtimeContext = renderContextSections(inspection.assembly)
   } catch (error) {
     if (error instanceof Error && error.name === 'SystemPromptError') throw new PromptCliError('MISCONFIGURED', error.message, { cause: error })
     throw error
@@ -124,6 +128,7 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
     context,
     toolOrder: toolOrder ? [...toolOrder] : null,
     sections,
+    runtimeContext,
     tools: tools.map((tool, index) => {
       const owner = owners.get(tool.name)
       return { ...tool, plugin: owner?.plugin ?? 'a system-prompt/assemble listener', entry: owner?.entry ?? null, server: owner?.server ?? null, sha256: print.perTool[index].sha256 }

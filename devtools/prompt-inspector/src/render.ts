@@ -23,6 +23,14 @@ export function renderInspection(inspection: AppInspection): string {
     out.push(section.text)
   })
   out.push('')
+  if (inspection.runtimeContext.length) {
+    out.push(`Runtime context: ${inspection.runtimeContext.length} context(s), after the prefix: a message when it changes, not in the header`)
+    for (const { name, text } of inspection.runtimeContext) {
+      out.push(`── ${name}`)
+      out.push(text)
+    }
+    out.push('')
+  }
   const policy = toolOrder ? `toolOrder: ${listNames(toolOrder)}` : 'no toolOrder: code-unit lexicographic order'
   out.push(`Tools: ${tools.length} (${policy}), sha256 ${short(fingerprint.tools)}`)
   const nameWidth = Math.max(4, ...tools.map((tool) => tool.name.length))

@@ -70,6 +70,20 @@ describe('dsh-prompt inspect', () => {
     expect(stdout).toContain('Tools: 0')
   })
 
+  it('prints the runtime context after the sections, rendered, and keeps it out of the header', async () => {
+    const dir = await tempDir()
+    await writeApp(dir, 'app.yml', [spineEntry({ persona: 'Be brief.', runtimeContext: 'The working directory is {{cwd}}.' })])
+    const { code, stdout } = await runBin(['inspect', 'app.yml'], dir)
+    expect(code).toBe(0)
+    const lines = stdout.split('\n')
+    const heading = lines.indexOf('Runtime context: 1 context(s), after the prefix: a message when it changes, not in the header')
+    expect(heading).toBeGreaterThan(lines.findIndex((line) => line.startsWith('── section 2/2: deployment:persona')))
+    expect(lines.slice(heading + 1, heading + 3)).toEqual(['── deployment:context', 'The working directory is /srv/project.'])
+    const json = JSON.parse((await runBin(['inspect', 'app.yml', '--json'], dir)).stdout)
+    expect(json.runtimeContext).toEqual([{ name: 'deployment:context', text: 'The working directory is /srv/project.' }])
+    expect(json.header.system).not.toContain('/srv/project')
+  })
+
   it('names the reasons a system-prompt/assemble listener creates: moved, added, removed, added section', async () => {
     const dir = await tempDir()
     await writePlugin(dir, 'listener.mjs', 'reorderer', ['systemPrompt'], `
@@ -112,7 +126,7 @@ describe('dsh-prompt inspect', () => {
     const { code, stdout } = await runBin(['inspect', 'app.yml', '--json'], dir)
     expect(code).toBe(0)
     const report = JSON.parse(stdout)
-    expect(Object.keys(report).sort()).toEqual(['context', 'file', 'fingerprint', 'header', 'removedByListeners', 'sections', 'settle', 'toolOrder', 'tools'])
+    expect(Object.keys(report).sort()).toEqual(['context', 'file', 'fingerprint', 'header', 'removedByListeners', 'runtimeContext', 'sections', 'settle', 'toolOrder', 'tools'])
     expect(report.context).toEqual({ model: 'scripted-echo', cwd: '/srv/project' })
     expect(report.toolOrder).toEqual(['read', TOOL_ORDER_REST])
     expect(report.tools[0]).toEqual({

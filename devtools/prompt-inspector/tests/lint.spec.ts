@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { findVolatile } from '../src/lint/volatile.ts'
-import { runBin, tempDir, writeApp } from './setup.ts'
+import { runBin, spineEntry, tempDir, writeApp } from './setup.ts'
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/lint/', import.meta.url))
 
@@ -52,6 +52,15 @@ describe('dsh-prompt lint', () => {
     expect(code).toBe(0)
     expect(stdout).toContain('no findings')
     expect(stdout).not.toContain('pending') // scripted-echo has the generic profile, whose minimum is 1 token
+  })
+
+  it('exits 2 naming a runtime-context variable that no one provides, which would fail every turn', async () => {
+    const dir = await tempDir()
+    await writeApp(dir, 'app.yml', [spineEntry({ persona: 'Be brief.', runtimeContext: 'Working in {{cwdd}}.' })])
+    const { code, stdout, stderr } = await runBin(['lint', 'app.yml'], dir)
+    expect(stdout).toBe('')
+    expect(stderr).toBe('unknown prompt variable "cwdd" in context "deployment:context"; registered variables: cwd, model\n')
+    expect(code).toBe(2)
   })
 
   it.each([

@@ -63,6 +63,11 @@ export interface BootOptions {
    * line before it), since nothing can be served without it.
    */
   frontDoor?: { service: string; plugin: string }
+  /**
+   * Boot to inspect, never to serve (`dsh-prompt`): `ctx.readiness.inspection` is true from before any entry starts,
+   * so plugins skip the start-time checks of secrets they would need only to call a model (an HTTP adapter's API key).
+   */
+  inspection?: boolean
 }
 
 /** An app entry as booted: the specifier the loader imported and the plugin's fiber, if it got one. */
@@ -138,7 +143,7 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
   let loaderFiber: ReturnType<typeof ctx.plugin>
   let readinessFiber: ReturnType<typeof ctx.plugin>
   try {
-    readinessFiber = ctx.plugin(Readiness)
+    readinessFiber = ctx.plugin(Readiness, { inspection: options.inspection === true })
     loaderFiber = ctx.plugin(Loader, { baseUrl: pathToFileURL(dirname(resolvePath(options.file))).href + '/' })
   } catch (error) {
     for (const cleanup of cleanups.reverse()) cleanup()

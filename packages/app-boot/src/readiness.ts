@@ -39,8 +39,15 @@ export class Readiness extends Service {
   private readonly starting = new Map<string, PendingEntry>()
   private resolve!: (report: ReadyReport) => void
 
-  constructor(ctx: Context) {
+  /**
+   * True when the app was booted to be inspected, never served (`boot({ inspection: true })`, as `dsh-prompt` does):
+   * no model is called, so a plugin may skip a start-time check of a secret it needs only for a model call.
+   */
+  readonly inspection: boolean
+
+  constructor(ctx: Context, config: { inspection?: boolean } = {}) {
     super(ctx, 'readiness')
+    this.inspection = config?.inspection === true
     this.ready = new Promise((resolve) => { this.resolve = resolve })
   }
 

@@ -52,6 +52,9 @@ export interface ScopedPrompt {
 
 export const PERSONA_SECTION = 'deployment:persona'
 export const PERSONA_ORDER = 0
+/** The runtime context the `runtimeContext` config key registers: after the cached prefix, never in it. */
+const DEPLOYMENT_CONTEXT = 'deployment:context'
+const DEPLOYMENT_CONTEXT_ORDER = 0
 export const IDENTITY_SECTION = 'harness:identity'
 export const IDENTITY_ORDER = -100
 export const IDENTITY_TEXT = 'You are an assistant running inside DSH, an agent harness. '
@@ -59,6 +62,8 @@ export const IDENTITY_TEXT = 'You are an assistant running inside DSH, an agent 
 
 export interface SystemPromptConfig {
   persona: string
+  /** Default `''`: the runtime context `deployment:context` (e.g. `The working directory is {{cwd}}.`); empty registers none. */
+  runtimeContext?: string
   toolOrder?: string[]
   /** Default `canonical`. */
   schemaKeyOrder?: SchemaKeyOrder
@@ -71,6 +76,8 @@ export interface SystemPromptConfig {
 export class SystemPrompt extends Service {
   static Config: Schema<ConfigInput<SystemPromptConfig>, SystemPromptConfig> = Schema.object({
     persona: Schema.string().default('').description('Deployment persona, the section deployment:persona at order 0; empty renders nothing.'),
+    runtimeContext: Schema.string().default('')
+      .description('Deployment runtime context, the context deployment:context at order 0 (e.g. "The working directory is {{cwd}}."): sent after the cached prefix, as a message, only when it changes; empty adds none.'),
     toolOrder: Schema.union([Schema.array(Schema.string()), Schema.const(undefined)])
       .description(`Explicit model-facing tool order: tool names and prefix groups ending in "*" (e.g. "mcp__github__*"). Must contain "${TOOL_ORDER_REST}" once; omitted means code-unit lexicographic order.`),
     schemaKeyOrder: Schema.union(SCHEMA_KEY_ORDERS.map((order) => Schema.const(order))).default('canonical')
@@ -114,6 +121,15 @@ export class SystemPrompt extends Service {
     }
     // The slot is there even when empty, so a scope can shadow it by name; an empty section renders nothing.
     sections.set(PERSONA_SECTION, { name: PERSONA_SECTION, order: PERSONA_ORDER, text: config.persona ?? '' })
+    // Volatile deployment facts (the working folder) go here instead of the persona, so the prefix stays the same
+    // bytes in every folder. Only a non-empty one is registered: an app without it logs exactly what it did before.
+    const deploymentContext = config.runtimeContext ?? ''
+    if (typeof deploymentContext !== 'string') {
+      throw new SystemPromptError('INVALID_CONFIG', `runtimeContext must be a string (text with {{variables}}), got ${quote(deploymentContext)}`)
+    }
+    if (deploymentContext.trim() !== '') {
+      this.layers.global.contexts.set(DEPLOYMENT_CONTEXT, { name: DEPLOYMENT_CONTEXT, order: DEPLOYMENT_CONTEXT_ORDER, text: deploymentContext })
+    }
     // `scopedCtx.on('system-prompt/assemble', …)` becomes that scope's onAssemble listener: it then sees only
     // the scope's assemblies, inside the global listeners, and leaves with the scoped context's fiber.
     const registrar = this.registrar

@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST } from '../src/index.ts'
+import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST, renderContextSnapshot, renderPrompt } from '../src/index.ts'
 
 async function load(config: unknown) {
   const ctx = new Context()
@@ -38,8 +38,32 @@ describe('SystemPrompt config', () => {
     [{ toolOrder: [1, TOOL_ORDER_REST] }, /toolOrder/],
     [{ persona: 5 }, /persona/],
     [{ includeHarnessIdentity: 'yes' }, /includeHarnessIdentity/],
+    [{ runtimeContext: ['cwd'] }, /runtimeContext/],
   ])('rejects the wrong type in %j', async (config, message) => {
     await expect(load(config)).rejects.toThrow(message)
+  })
+
+  it('runtimeContext is the runtime context deployment:context, outside the system prompt', async () => {
+    const service = await load({ persona: 'Be brief.', runtimeContext: 'The working directory is {{folder}}.' })
+    service.variable('folder', (context) => context.cwd)
+    const inA = await service.assemble({ cwd: '/srv/a' })
+    const inB = await service.assemble({ cwd: '/srv/b' })
+    expect(inA.contexts).toEqual([{ name: 'deployment:context', text: 'The working directory is {{folder}}.' }])
+    expect(renderContextSnapshot(inA)).toContain('The working directory is /srv/a.')
+    expect(renderContextSnapshot(inB)).toContain('The working directory is /srv/b.')
+    // the folder moves the context, never the prompt
+    expect(renderPrompt(inA)).toBe(renderPrompt(inB))
+    expect(renderPrompt(inA)).not.toContain('/srv/a')
+  })
+
+  it('registers no runtime context when runtimeContext is omitted or blank', async () => {
+    expect((await (await load({})).assemble()).contexts).toEqual([])
+    expect((await (await load({ runtimeContext: '  ' })).assemble()).contexts).toEqual([])
+  })
+
+  it('drops runtimeContext with includeRuntimeContext: false', async () => {
+    const service = await load({ runtimeContext: 'Here.', includeRuntimeContext: false })
+    expect((await service.assemble()).contexts).toEqual([])
   })
 
   it('checks the list shape even when constructed without the schema', () => {

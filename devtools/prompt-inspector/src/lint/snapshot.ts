@@ -1,7 +1,7 @@
 import type {} from 'dsh-llm'
 import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
-import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
+import { renderContextSections, renderPrompt, type AssembleContext } from 'dsh-system-prompt'
 import { checkConfig, type ServerSpec } from 'dsh-tools-mcp'
 import { PromptCliError } from '../errors.ts'
 import { loopContext, withSettledApp } from '../inspect.ts'
@@ -47,6 +47,9 @@ export async function snapshotBoot(file: string, text: string, settleMs: number,
     for (let round = 0; round < assemblies; round++) {
       try {
         const inspection = await systemPrompt.inspect(context)
+        // every turn renders the runtime context too (the text after the prefix): a variable it cannot fill
+        // would fail every turn, so it fails the lint the same way
+        renderContextSections(inspection.assembly)
         owners = inspection.owners
         const rendered = new Map(renderSections(inspection.assembly, inspection.sectionOrders).map((section) => [section.name, section.text]))
         taken.push({
