@@ -14,14 +14,6 @@ const APP_FILES = [
   ...readdirSync(join(REPO, 'examples')).filter((name) => name.endsWith('.yml')).map((name) => `examples/${name}`),
 ].sort()
 
-/**
- * Files whose bytes a README outside this change pins (the root README shows real-model.yml byte for byte):
- * the finding is explained here until the file can carry its own `# dsh-prompt lint:` comment.
- */
-const EXPLAINED_ELSEWHERE: Record<string, string[]> = {
-  // no tools and no persona: the identity section alone (~35 tokens) is under DeepSeek's 64-token minimum
-  'examples/real-model.yml': ['prefix-below-minimum'],
-}
 
 /** Needs a database to boot at all (its store connects at start): linted against a real server in the .pg spec. */
 const NEEDS_DATABASE = 'examples/postgres.yml'
@@ -59,7 +51,7 @@ describe('dsh-prompt lint on every app file the repo ships, with no secret in th
   it.each(APP_FILES.filter((file) => file !== NEEDS_DATABASE))('%s: exit 0, or only the findings its comment explains', { timeout: 90_000 }, async (file) => {
     const { code, stdout, stderr } = await run(BIN, ['lint', file, '--json'], withoutSecrets())
     expect(code, `${file}: ${stderr}`).not.toBe(2)
-    const explained = [...new Set([...explainedRules(file), ...EXPLAINED_ELSEWHERE[file] ?? []])].sort()
+    const explained = [...new Set(explainedRules(file))].sort()
     const found = [...new Set(JSON.parse(stdout).findings.map((finding: { rule: string }) => finding.rule) as string[])].sort()
     expect(found, `${file}: findings no comment of the file explains (or an explanation with no finding left)`).toEqual(explained)
     expect(code).toBe(explained.length ? 1 : 0)
