@@ -22,7 +22,8 @@ export interface PipedSummary {
 /**
  * One prompt per input line, answered on `output` with its final text and a newline. Nothing else goes
  * to `output`: tool activity and failures go to `errors`, so the output can be piped on. Resolves at EOF,
- * at `/exit`, or when `stop` aborts (the reader of `output` went away): a running turn is cancelled then.
+ * at `/exit`, when `stop` aborts (the reader of `output` went away: a running turn is cancelled then), or
+ * after a cancelled turn (a signal stops the app), leaving the lines after it unserved.
  */
 export async function servePiped(
   { input, output, errors }: Streams,
@@ -71,6 +72,8 @@ export async function servePiped(
       // the usage line on a terminal only: stderr captured by a program gets activity and errors alone
       const usage = (errors as { isTTY?: boolean }).isTTY ? usageLine(usages) : undefined
       if (usage) errors.write(usage)
+      // piped input cannot cancel a turn: the app is stopping (a signal), so the lines after it are not served
+      if (result.reason === 'cancelled') break
     }
   } finally {
     stop?.removeEventListener('abort', onStop)

@@ -26,6 +26,8 @@ export class Agent {
   private reported: string | undefined
   private controller: AbortController | undefined
   private running: Promise<void> | undefined
+  /** Set by `close()`: the loop is being disposed, and no new turn starts. */
+  private closed = false
   private current!: Session
   private headers!: HeaderLog
   private compactor!: Compactor
@@ -130,6 +132,16 @@ export class Agent {
   }
 
   /**
+   * Cancels the running turn and refuses every later one: the loop calls it as it is disposed, so no turn
+   * starts while the app's tool sources and models are going away (such a turn would log their removal as
+   * a tool-list change and tell the user). A prompt after it resolves `cancelled`, logging nothing.
+   */
+  close(): void {
+    this.closed = true
+    this.cancel()
+  }
+
+  /**
    * Compacts the session now (`/compact`): the summary replaces every message logged so far. Resolves
    * with the outcome, a failure included (nothing is logged then); rejects only when a turn is running.
    */
@@ -157,6 +169,7 @@ export class Agent {
   prompt(text: string, options: PromptOptions = {}): Promise<TurnResult> {
     if (typeof text !== 'string') return Promise.reject(new AgentLoopError('INVALID_PROMPT', `a prompt must be a string, got ${typeof text}`))
     if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is already running a turn; cancel it or wait`))
+    if (this.closed) return Promise.resolve({ turn: this.turns, reason: 'cancelled', text: '', toolCalls: [], error: 'the agent loop is shutting down' })
     const running = this.run(text, options)
     this.running = running.then(() => {}, () => {})
     return running

@@ -66,11 +66,12 @@ export class AgentLoop extends Service {
     this.permissions = permissions
     ctx.systemPrompt.variable('model', (context) => context.model)
     ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
-    // Disposal cancels running turns and waits until each has logged its end, so a store disposed after
-    // the loop flushes balanced logs.
+    // Disposal cancels running turns, refuses new ones (the app's tool sources go away meanwhile, and a
+    // turn then would announce their removal) and waits until each has logged its end, so a store disposed
+    // after the loop flushes balanced logs.
     ctx.effect(() => async () => {
       const agents = [...this.agents.values()]
-      for (const agent of agents) agent.cancel()
+      for (const agent of agents) agent.close()
       await Promise.all(agents.map((agent) => agent.idle()))
     }, 'agentLoop: end running turns')
   }

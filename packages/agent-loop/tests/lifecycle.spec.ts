@@ -34,6 +34,23 @@ describe('agent lifecycle', () => {
     expect((await running).reason).toBe('cancelled')
   })
 
+  it('once the loop is being disposed, a prompt starts no turn: it resolves cancelled and logs nothing', async () => {
+    const { ctx, dispose } = await setup()
+    await ctx.plugin(slowTool())
+    const agent = await ctx.agentLoop.createAgent({ id: 'stopping' })
+    const running = agent.prompt('/call slow {}')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const disposing = dispose()
+    expect((await running).reason).toBe('cancelled')
+    // a front door's next line, read before it heard of the shutdown
+    const logged = agent.session.events().length
+    expect(await agent.prompt('a line read before the signal')).toEqual({
+      turn: 1, reason: 'cancelled', text: '', toolCalls: [], error: 'the agent loop is shutting down',
+    })
+    await disposing
+    expect(agent.session.events()).toHaveLength(logged)
+    expect(types(agent.session.events()).filter((type) => type === 'turn/start')).toHaveLength(1)
+  })
 })
 
 describe('resuming a session whose last turn was cut off', () => {
