@@ -80,6 +80,10 @@ describe('the README screenshot: a real offline session in the viewer', () => {
     // the picture shows the break's detail open
     await page.click('.row button.break')
     expect(await text('#detail [data-field="explanation"]')).toContain(JOINING_TOOL)
+    // the app file lowers the detector's least fall, so the detector logs this break too and names its reason
+    expect(await text('[data-figure="breaks"] .label')).toBe('breaks (1 by the detector)')
+    const logged = events.filter((event) => event.type === 'prompt-cache/break').map((event) => event.data.reason)
+    expect(logged).toEqual(['tools_schema_changed'])
   })
 
   it('shows what was said on each turn\'s row, under the `said` column head and wide enough to read', async () => {
