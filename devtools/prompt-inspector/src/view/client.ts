@@ -153,13 +153,7 @@ export const CLIENT_SCRIPT = String.raw`
     var reason = REASONS[row[F.reason]]
     node.appendChild(el('span', 'reason' + (reason ? ' ' + reason : ''), reason || 'same'))
     node.appendChild(el('span', 'turn', row[F.turn] + '.' + row[F.step]))
-    // what was said: the turn's prompt on its first step, then the first line of the answer
-    var prompt = row[F.step] === 1 ? data.prompts[row[F.turn]] : undefined
-    var said = el('span', 'said')
-    if (prompt !== undefined) said.appendChild(el('span', 'asked', '> ' + prompt.replace(/\s+/g, ' ').trim()))
-    if (data.answers[index]) said.appendChild(el('span', 'answer', data.answers[index]))
-    said.title = said.textContent
-    node.appendChild(said)
+    // the break button sits in the narrow column before what was said, as the column heads are laid out
     var cell = el('span')
     if (row[F.break] >= 0) {
       var button = el('button', 'break', '!')
@@ -168,6 +162,13 @@ export const CLIENT_SCRIPT = String.raw`
       cell.appendChild(button)
     }
     node.appendChild(cell)
+    // what was said: the turn's prompt on its first step, then the first line of the answer
+    var prompt = row[F.step] === 1 ? data.prompts[row[F.turn]] : undefined
+    var said = el('span', 'said')
+    if (prompt !== undefined) said.appendChild(el('span', 'asked', '> ' + prompt.replace(/\s+/g, ' ').trim()))
+    if (data.answers[index]) said.appendChild(el('span', 'answer', data.answers[index]))
+    said.title = said.textContent
+    node.appendChild(said)
     return node
   }
 
