@@ -30,7 +30,8 @@ describeOnTerminal('a resumed REPL shows the conversation', () => {
       '> ',
     ].join('\n'))
     type('one more\r')
-    await until('echo: one more', prompt)
+    // the answer, its usage line, then the next prompt: /exit goes to that prompt
+    await until('> ', await until('cached', await until('echo: one more', prompt)))
     type('/exit\r')
     expect(await exited).toBe(0)
     expect(plain(screen())).toMatch(new RegExp(`\\nsession ${id} · resume it with: dsh-stdio-demo ${file.replace(/[.]/g, '\\.')} --resume ${id}\\n$`))
