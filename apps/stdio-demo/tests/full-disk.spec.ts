@@ -1,24 +1,8 @@
-import { execFileSync } from 'node:child_process'
 import { mkdir, open, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { App, writeApp } from './setup.ts'
-
-const mounted: string[] = []
-afterEach(() => {
-  for (const point of mounted.splice(0)) execFileSync('umount', [point])
-})
-
-/** Mounts a small empty file system at `point`; false where this user may not mount. */
-function mountSmall(point: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', point], { stdio: 'ignore' })
-  } catch {
-    return false
-  }
-  mounted.push(point)
-  return true
-}
+import { mountTmpfs } from './tmpfs.ts'
 
 /** Fills the file system of `folder` to the last byte. */
 async function fill(folder: string): Promise<void> {
@@ -41,7 +25,7 @@ describe('a sessions folder on a full disk', () => {
     const { file, dir } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./disk/sessions } }\n')
     const disk = join(dir, 'disk')
     await mkdir(disk)
-    if (!mountSmall(disk)) context.skip('mounting a file system needs root (CAP_SYS_ADMIN)')
+    if (!mountTmpfs(disk, 'size=256k')) context.skip('mounting a file system needs root (CAP_SYS_ADMIN)')
     const app = new App([file])
     app.send('first')
     await app.until(() => app.stdout === 'echo: first\n', 'answering the first line')

@@ -1,31 +1,15 @@
-import { execFileSync } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expectEveryTurnFailed, run, writeApp } from './setup.ts'
-
-const mounted: string[] = []
-afterEach(() => {
-  for (const point of mounted.splice(0)) execFileSync('umount', [point])
-})
-
-/** Mounts an empty read-only file system at `point`; false where this user may not mount. */
-function mountReadOnly(point: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', point], { stdio: 'ignore' })
-  } catch {
-    return false
-  }
-  mounted.push(point)
-  return true
-}
+import { mountTmpfs } from './tmpfs.ts'
 
 describe('a persistenceRoot on a read-only file system', () => {
   it('each turn fails with one line saying read-only, naming the folder (not ENOENT … mkdir)', async (context) => {
     const { file, dir } = await writeApp('- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./ro/sessions } }\n')
     const point = join(dir, 'ro')
     await mkdir(point)
-    if (!mountReadOnly(point)) context.skip('mounting a file system needs root (CAP_SYS_ADMIN)')
+    if (!mountTmpfs(point, 'ro,size=64k')) context.skip('mounting a file system needs root (CAP_SYS_ADMIN)')
     const exit = await run([file], 'hi\nagain\n')
     const folder = join(point, 'sessions')
     expectEveryTurnFailed(exit, 2, new RegExp(`^error: cannot append to ${folder}/[0-9a-f-]+\\.jsonl: the sessions folder ${folder} is on a read-only file system `

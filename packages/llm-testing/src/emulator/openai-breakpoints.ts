@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import { CHARS_PER_TOKEN } from './prefix-store.ts'
 import type { RenderedPrompt } from './prompt.ts'
+import { blockChain, writeMarks, type MarkEntry } from './marks.ts'
 import type { ProviderCache } from './provider-cache.ts'
 
 /** Explicit breakpoints OpenAI writes per request (GPT-5.6 and later; more are refused here). */
@@ -23,7 +23,7 @@ const TTL_MS: Record<string, number> = { '30m': 30 * 60_000, '12h': 12 * 60 * 60
  */
 export function openaiBreakpoints(minimum: number): ProviderCache {
   // insertion order is recency: a written breakpoint moves to the end, the oldest beyond 80 are dropped
-  const entries = new Map<string, { expires: number; ttl: number }>()
+  const entries = new Map<string, MarkEntry>()
   const tokensAt = (chars: number) => Math.floor(chars / CHARS_PER_TOKEN)
   return {
     servable(chars, prompt) {
@@ -32,7 +32,7 @@ export function openaiBreakpoints(minimum: number): ProviderCache {
       return tokensAt(end) >= minimum ? tokensAt(end) : 0
     },
     lookupAndStore(prompt: RenderedPrompt, now: number) {
-      const chain = chainOf(prompt)
+      const chain = blockChain(prompt)
       let cached = 0
       for (let at = chain.length - 1; at >= 0; at--) {
         const entry = entries.get(chain[at]!)
@@ -41,16 +41,7 @@ export function openaiBreakpoints(minimum: number): ProviderCache {
         entry.expires = now + entry.ttl
         break
       }
-      let written = 0
-      for (const { block, ttl } of prompt.marks) {
-        const tokens = tokensAt(prompt.blockEnds[block]!)
-        if (tokens < minimum) continue
-        const known = entries.get(chain[block]!)
-        if (!known || known.expires < now) written = Math.max(written, tokens - cached)
-        const ms = TTL_MS[ttl] ?? TTL_MS['30m']!
-        entries.delete(chain[block]!)
-        entries.set(chain[block]!, { expires: Math.max(known?.expires ?? 0, now + ms), ttl: ms })
-      }
+      const written = writeMarks(entries, prompt, chain, { cached, now, minimum, ttlMs: (ttl) => TTL_MS[ttl] ?? TTL_MS['30m']! })
       for (const oldest of entries.keys()) {
         if (entries.size <= OPENAI_LOOKBACK_BREAKPOINTS) break
         entries.delete(oldest)
@@ -58,16 +49,4 @@ export function openaiBreakpoints(minimum: number): ProviderCache {
       return { cached, written }
     },
   }
-}
-
-/** The hash of the blocks up to and including each block, in prompt order. */
-function chainOf(prompt: RenderedPrompt): string[] {
-  const chain: string[] = []
-  let previous = ''
-  let start = 0
-  for (const end of prompt.blockEnds) {
-    chain.push(previous = createHash('sha256').update(previous + prompt.text.slice(start, end)).digest('base64'))
-    start = end
-  }
-  return chain
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { openaiBreakpoints } from './openai-breakpoints.ts'
 import { CHARS_PER_TOKEN, PrefixStore, TOKENS_PER_BLOCK, blockTokens } from './prefix-store.ts'
 import type { RenderedMark, RenderedPrompt } from './prompt.ts'
+import { blockChain, writeMarks, type MarkEntry } from './marks.ts'
 
 /** The providers whose documented cache rules the emulator implements, one route each. */
 export type EmulatedProfile = 'generic' | 'openai' | 'deepseek' | 'anthropic' | 'dashscope'
@@ -73,18 +74,12 @@ function automatic(unit: number, minimum: number, routed = false): ProviderCache
 
 function breakpoints(minimum: number): ProviderCache {
   // an entry per marked prefix: the hash of the blocks up to and including the marked one, and when it expires
-  const entries = new Map<string, { expires: number; ttl: number }>()
+  const entries = new Map<string, MarkEntry>()
   const tokensAt = (chars: number) => Math.floor(chars / CHARS_PER_TOKEN)
   return {
     servable: (chars) => tokensAt(chars) >= minimum ? tokensAt(chars) : 0,
     lookupAndStore(prompt, now) {
-      const chain: string[] = []
-      let previous = ''
-      let start = 0
-      for (const end of prompt.blockEnds) {
-        chain.push(previous = hash(previous + prompt.text.slice(start, end)))
-        start = end
-      }
+      const chain = blockChain(prompt)
       let cached = 0
       let hit: string | undefined
       for (const { block } of prompt.marks) {
@@ -103,15 +98,7 @@ function breakpoints(minimum: number): ProviderCache {
         const entry = entries.get(hit)!
         entry.expires = now + entry.ttl
       }
-      let written = 0
-      for (const { block, ttl } of prompt.marks) {
-        const tokens = tokensAt(prompt.blockEnds[block]!)
-        if (tokens < minimum) continue
-        const known = entries.get(chain[block]!)
-        if (!known || known.expires < now) written = Math.max(written, tokens - cached)
-        entries.set(chain[block]!, { expires: Math.max(known?.expires ?? 0, now + TTL_MS[ttl]), ttl: TTL_MS[ttl] })
-      }
-      return { cached, written }
+      return { cached, written: writeMarks(entries, prompt, chain, { cached, now, minimum, ttlMs: (ttl) => TTL_MS[ttl] }) }
     },
   }
 }
