@@ -5,9 +5,12 @@ export { Session, restoreEvent } from './session.ts'
 export { SessionError } from './errors.ts'
 export type { SessionErrorCode } from './errors.ts'
 export type {
-  CompactionReason, EventData, HeaderReason, PermissionAnswer, PermissionRule, RequestHeader, SessionEvent,
+  CompactionReason, EventData, HeaderReason, KnownEvent, PermissionAnswer, PermissionRule, RequestHeader, SessionEvent,
   SessionEventMap, TurnEndReason,
 } from './events.ts'
+export { defineEvents } from './validate.ts'
+export { optional, record } from './event-schema.ts'
+export type { EventMapOf } from './event-schema.ts'
 export type { Durability } from './durability.ts'
 export { readLines } from './line-reader.ts'
 export { makeFolder } from './log-file.ts'

@@ -13,8 +13,8 @@ export class MessagesFold {
   private rebuilt = false
 
   apply(event: SessionEvent): void {
-    if (event.type === 'context/compaction') return this.compact(event as SessionEvent<'context/compaction'>)
-    if (event.type === 'user/refused') return this.refuse(event as SessionEvent<'user/refused'>)
+    if (event.type === 'context/compaction') return this.compact(event)
+    if (event.type === 'user/refused') return this.refuse(event)
     const message = toMessage(event)
     if (!message) return
     this.list.push(deepFreeze(message))
@@ -69,23 +69,23 @@ export class MessagesFold {
 function toMessage(event: SessionEvent): ChatMessage | undefined {
   switch (event.type) {
     case 'user/message': {
-      const { text } = (event as SessionEvent<'user/message'>).data
+      const { text } = event.data
       return { role: 'user', text }
     }
     case 'context/snapshot': {
-      const { text } = (event as SessionEvent<'context/snapshot'>).data
+      const { text } = event.data
       return { role: 'user', text, source: 'runtime-context' }
     }
     case 'assistant/message': {
-      const { text, toolCalls } = (event as SessionEvent<'assistant/message'>).data
+      const { text, toolCalls } = event.data
       return { role: 'assistant', text, toolCalls }
     }
     case 'tool/result': {
-      const { id, name, output, isError } = (event as SessionEvent<'tool/result'>).data
+      const { id, name, output, isError } = event.data
       return { role: 'tool', id, name, output, isError }
     }
     case 'developer/message': {
-      const { source, added, removed, headerSeq } = (event as SessionEvent<'developer/message'>).data
+      const { source, added, removed, headerSeq } = event.data
       return { role: 'developer', source, added, removed, headerSeq }
     }
   }

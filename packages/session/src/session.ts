@@ -5,7 +5,7 @@ import type { EventData, SessionEvent } from './events.ts'
 import { MessagesFold } from './messages.ts'
 import { ToolHistoryFold } from './tool-history.ts'
 import { TurnFold, type TurnsView } from './turns.ts'
-import { validateEvent } from './validate.ts'
+import { validateEvent, type EventPayload } from './validate.ts'
 
 /** Where a session's serialized lines go, in append order. */
 export interface EventSink {
@@ -43,7 +43,7 @@ class HeaderFold implements Fold {
   position = 0
   last: SessionEvent<'request/header'> | undefined
   apply(event: SessionEvent): void {
-    if (event.type === 'request/header') this.last = event as SessionEvent<'request/header'>
+    if (event.type === 'request/header') this.last = event
   }
 }
 
@@ -82,15 +82,14 @@ export class Session {
    * Returns the logged event synchronously; `flushed()` tells when it is on disk.
    */
   append<K extends string>(type: K, data: EventData<K>): SessionEvent<K> {
-    validateEvent(type, data)
-    this.checkReferences(type, data)
+    this.checkReferences(validateEvent(type, data))
     const envelope = { seq: this.log.length + 1, time: new Date().toISOString(), type, data }
     this.sink?.write(JSON.stringify(envelope) + '\n')
     // Memory holds exactly what a reload will read: validation proved the data JSON-safe, so a frozen
     // JSON-faithful copy equals the parsed line without the round trip through text.
-    const event = frozenJsonCopy(envelope) as SessionEvent<K>
+    const event = frozenJsonCopy(envelope) as unknown as SessionEvent
     this.log.push(event)
-    return event
+    return event as unknown as SessionEvent<K>
   }
 
   /** Resolves once every event appended so far is durable (immediately for in-memory sessions). */
@@ -185,18 +184,17 @@ export class Session {
     if (typeof envelope.time !== 'string' || !ISO_TIME.test(envelope.time) || Number.isNaN(Date.parse(envelope.time))) {
       throw new SessionError('INVALID_EVENT', `field "time" must be an ISO-8601 UTC timestamp, got ${describeValue(envelope.time)}`)
     }
-    validateEvent(envelope.type, envelope.data)
-    this.checkReferences(envelope.type as string, envelope.data)
+    this.checkReferences(validateEvent(envelope.type, envelope.data))
     const event = freezeParsed(envelope) as unknown as SessionEvent
     this.log.push(event)
     return event
   }
 
-  private checkReferences(type: string, data: unknown): void {
-    if (type === 'context/compaction') return this.checkCut(data as EventData<'context/compaction'>)
-    if (type === 'user/refused') return this.checkRefused(data as EventData<'user/refused'>)
-    if (type !== 'developer/message') return
-    const { headerSeq } = data as EventData<'developer/message'>
+  private checkReferences(event: EventPayload): void {
+    if (event.type === 'context/compaction') return this.checkCut(event.data)
+    if (event.type === 'user/refused') return this.checkRefused(event.data)
+    if (event.type !== 'developer/message') return
+    const { headerSeq } = event.data
     if (this.log[headerSeq - 1]?.type !== 'request/header') {
       throw new SessionError('INVALID_EVENT', `developer/message: field "headerSeq" must be the seq of a logged request/header, `
         + `got ${headerSeq} (${headerSeq > this.log.length ? 'not logged yet' : `a ${this.log[headerSeq - 1]!.type} event`})`)
@@ -206,7 +204,7 @@ export class Session {
   /** A refusal names a logged message of its own turn. */
   private checkRefused({ turn, messageSeq }: EventData<'user/refused'>): void {
     const message = this.log[messageSeq - 1]
-    if (message?.type !== 'user/message' || (message.data as EventData<'user/message'>).turn !== turn) {
+    if (message?.type !== 'user/message' || message.data.turn !== turn) {
       throw new SessionError('INVALID_EVENT', `user/refused: field "messageSeq" must be the seq of a logged user/message of turn ${turn}, `
         + `got ${messageSeq} (${!message ? 'not logged yet' : `a ${message.type} event${message.type === 'user/message' ? ' of another turn' : ''}`})`)
     }

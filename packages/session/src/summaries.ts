@@ -51,7 +51,7 @@ export async function summarizeSessions(store: SessionStoreApi, keep: readonly s
     summaries.push({
       id,
       lastTime: events.at(-1)?.time,
-      firstPrompt: first ? (first.data as { text: string }).text : undefined,
+      firstPrompt: first?.data.text,
       turns: events.filter((event) => event.type === 'turn/start').length,
       ...keep.length && { kept },
     })

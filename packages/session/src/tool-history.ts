@@ -27,8 +27,8 @@ export class ToolHistoryFold {
   private current: ToolHistorySnapshot | undefined
 
   apply(event: SessionEvent): void {
-    if (event.type === 'request/header') this.header(event as SessionEvent<'request/header'>)
-    else if (event.type === 'developer/message') this.update(event as SessionEvent<'developer/message'>)
+    if (event.type === 'request/header') this.header(event)
+    else if (event.type === 'developer/message') this.update(event)
     else if (event.type === 'sequence/reset') this.resetPending = true
   }
 

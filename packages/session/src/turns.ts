@@ -30,18 +30,18 @@ export class TurnFold {
   apply(event: SessionEvent): void {
     if (event.type === 'turn/start') {
       this.started++
-      this.open = { turn: (event as SessionEvent<'turn/start'>).data.turn, step: 0, pending: new Map() }
+      this.open = { turn: event.data.turn, step: 0, pending: new Map() }
       return
     }
     const open = this.open
     if (!open) return
     if (event.type === 'turn/end') this.open = undefined
-    else if (event.type === 'step/start') open.step = (event as SessionEvent<'step/start'>).data.step
+    else if (event.type === 'step/start') open.step = event.data.step
     else if (event.type === 'step/end') open.step = 0
     else if (event.type === 'tool/call') {
-      const { id, step, name } = (event as SessionEvent<'tool/call'>).data
+      const { id, step, name } = event.data
       open.pending.set(id, { id, step, name })
-    } else if (event.type === 'tool/result') open.pending.delete((event as SessionEvent<'tool/result'>).data.id)
+    } else if (event.type === 'tool/result') open.pending.delete(event.data.id)
   }
 
   value(): TurnsView {
