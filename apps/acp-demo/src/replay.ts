@@ -11,20 +11,25 @@ import { toSessionUpdate, type KindOf } from './updates.ts'
 export function replayUpdates(events: readonly SessionEvent[], kindOf?: KindOf): SessionUpdate[] {
   const updates: (SessionUpdate | undefined)[] = []
   for (const event of events) {
-    const data = event.data as Record<string, any>
     switch (event.type) {
       case 'user/message':
-        updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: data.text } })
+        updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: event.data.text } })
         break
-      case 'assistant/message':
-        if (data.text) updates.push(toSessionUpdate({ type: 'text', turn: data.turn, step: data.step, delta: data.text } as never))
+      case 'assistant/message': {
+        const { turn, step, text } = event.data
+        if (text) updates.push(toSessionUpdate({ type: 'text', turn, step, delta: text } as never))
         break
-      case 'tool/call':
-        updates.push(toSessionUpdate({ type: 'tool-call', turn: data.turn, step: data.step, id: data.id, name: data.name, arguments: data.arguments } as never, undefined, kindOf))
+      }
+      case 'tool/call': {
+        const { turn, step, id, name, arguments: args } = event.data
+        updates.push(toSessionUpdate({ type: 'tool-call', turn, step, id, name, arguments: args } as never, undefined, kindOf))
         break
-      case 'tool/result':
-        updates.push(toSessionUpdate({ type: 'tool-result', turn: data.turn, step: data.step, id: data.id, name: data.name, output: data.output, isError: data.isError } as never))
+      }
+      case 'tool/result': {
+        const { turn, step, id, name, output, isError } = event.data
+        updates.push(toSessionUpdate({ type: 'tool-result', turn, step, id, name, output, isError } as never))
         break
+      }
     }
   }
   return updates.filter((update): update is SessionUpdate => update !== undefined)

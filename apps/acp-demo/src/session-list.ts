@@ -1,21 +1,24 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk'
 import { compareCodeUnits } from 'dsh-core'
-import type { SessionSummary } from 'dsh-session'
+import Schema from 'schemastery'
+import { defineEvents, record, type EventMapOf, type SessionSummary } from 'dsh-session'
 import { AcpDemoError } from './errors.ts'
 
+const ACP_EVENTS = defineEvents({
+  /**
+   * Logged by `session/new` before it answers: the session exists from then on, so `session/list` shows it
+   * and `session/load` opens it even when it never got a prompt. `cwd` is the client's working directory.
+   */
+  'acp/session': record({ cwd: Schema.string() }),
+})
+
 declare module 'dsh-session' {
-  interface SessionEventMap {
-    /**
-     * Logged by `session/new` before it answers: the session exists from then on, so `session/list` shows it
-     * and `session/load` opens it even when it never got a prompt. `cwd` is the client's working directory.
-     */
-    'acp/session': { cwd: string }
-  }
+  interface SessionEventMap extends EventMapOf<typeof ACP_EVENTS> {}
 }
 
 /** The event type that records an ACP session's creation. */
-export const CREATED_EVENT = 'acp/session'
+export const CREATED_EVENT = 'acp/session' satisfies keyof typeof ACP_EVENTS
 
 /** Sessions per `session/list` page when the app file does not say. */
 export const DEFAULT_PAGE_SIZE = 50
@@ -67,7 +70,10 @@ const order = (time: string, id: string, summary: SessionSummary) => compareCode
  * when more follow. A `cwd` filter keeps the sessions of that directory.
  */
 export function listPage(summaries: readonly SessionSummary[], params: ListSessionsRequest, fallbackCwd: string, pageSize: number): ListSessionsResponse {
-  const cwdOf = (summary: SessionSummary) => (summary.kept?.[CREATED_EVENT]?.data as { cwd?: string } | undefined)?.cwd ?? fallbackCwd
+  const cwdOf = (summary: SessionSummary) => {
+    const created = summary.kept?.[CREATED_EVENT]
+    return created?.type === CREATED_EVENT ? created.data.cwd : fallbackCwd
+  }
   let rest = summaries.filter((summary) => !summary.busy && summary.broken === undefined && (params.cwd == null || cwdOf(summary) === params.cwd))
   if (params.cursor != null) {
     const [time, id] = decodeCursor(params.cursor)

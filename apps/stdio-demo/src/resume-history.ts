@@ -22,26 +22,25 @@ const DEFAULT_ROWS = 24
 export function conversationLines(events: readonly SessionEvent[]): string[] {
   const lines: string[] = []
   for (const event of events) {
-    const data = event.data as Record<string, any>
     switch (event.type) {
       case 'user/message':
-        lines.push(...String(data.text).split('\n').map((line) => `> ${line}`))
+        lines.push(...event.data.text.split('\n').map((line) => `> ${line}`))
         break
       case 'assistant/message':
-        if (data.text !== '') lines.push(...String(data.text).replace(/\n+$/, '').split('\n'))
+        if (event.data.text !== '') lines.push(...event.data.text.replace(/\n+$/, '').split('\n'))
         break
       case 'tool/call':
-        lines.push(`→ ${data.name} ${JSON.stringify(data.arguments)}`)
+        lines.push(`→ ${event.data.name} ${JSON.stringify(event.data.arguments)}`)
         break
       case 'tool/result':
-        lines.push(`← ${data.isError ? '(error) ' : ''}${oneLine(String(data.output), 200)}`)
+        lines.push(`← ${event.data.isError ? '(error) ' : ''}${oneLine(event.data.output, 200)}`)
         break
       case 'turn/end':
-        if (data.reason === 'cancelled') lines.push('(cancelled)')
-        else if (data.reason !== 'done') lines.push(`error: ${oneLine(String(data.error?.message ?? data.reason))}`)
+        if (event.data.reason === 'cancelled') lines.push('(cancelled)')
+        else if (event.data.reason !== 'done') lines.push(`error: ${oneLine(event.data.error?.message ?? event.data.reason)}`)
         break
       case 'context/compaction':
-        lines.push(`(compacted: the model now sees a summary of ${String(data.summary).length} characters in place of the turns before)`)
+        lines.push(`(compacted: the model now sees a summary of ${event.data.summary.length} characters in place of the turns before)`)
         break
     }
   }

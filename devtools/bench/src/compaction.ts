@@ -60,7 +60,7 @@ export async function run(): Promise<Record<string, number>> {
 
 function lastInputTokens(agent: Agent): number {
   const event = agent.session.events().findLast((item) => item.type === 'assistant/message')
-  return (event?.data as { usage?: { inputTokens: number } }).usage?.inputTokens ?? 0
+  return event?.data.usage?.inputTokens ?? 0
 }
 
 function median(values: number[]): number {

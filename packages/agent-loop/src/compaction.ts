@@ -138,7 +138,7 @@ export class Compactor {
     for (let seq = Math.min(throughSeq, this.session.lastSeq); seq >= 1; seq--) {
       const event = this.session.event(seq)!
       const type = event.type
-      if (type === 'user/refused') refused.add((event.data as { messageSeq: number }).messageSeq)
+      if (event.type === 'user/refused') refused.add(event.data.messageSeq)
       if (refused.has(seq)) continue
       if (type === 'context/compaction') return false
       if (type === 'user/message' || type === 'assistant/message' || type === 'tool/result') return true

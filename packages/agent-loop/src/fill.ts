@@ -1,5 +1,5 @@
 import type { ChatMessage, ReadonlyList, ToolSchema } from 'dsh-core'
-import type { Session, SessionEvent } from 'dsh-session'
+import type { Session } from 'dsh-session'
 
 /** About four characters a token: the estimate used for what no provider has counted yet. */
 const CHARS_PER_TOKEN = 4
@@ -29,10 +29,10 @@ export function estimateFill(session: Session, next: RequestSize, headerChanged 
   // Back from the end to the last response: what was logged since, never the whole log.
   for (let seq = headerChanged ? 0 : session.lastSeq; seq >= 1; seq--) {
     const event = session.event(seq)!
-    if (event.type === 'user/refused') refused.add((event as SessionEvent<'user/refused'>).data.messageSeq)
+    if (event.type === 'user/refused') refused.add(event.data.messageSeq)
     if (refused.has(seq)) continue
     if (event.type === 'assistant/message') {
-      const { usage } = (event as SessionEvent<'assistant/message'>).data
+      const { usage } = event.data
       if (usage) return usage.inputTokens + usage.outputTokens + estimateTokens(appended)
       break
     }

@@ -55,9 +55,7 @@ export class PermissionGate {
   ) {
     if (!policy) return
     for (const event of session.events()) {
-      if (event.type !== 'permission/decision') continue
-      const data = event.data as EventData<'permission/decision'>
-      if (data.answer === 'allow-always') this.always.add(data.name)
+      if (event.type === 'permission/decision' && event.data.answer === 'allow-always') this.always.add(event.data.name)
     }
   }
 

@@ -27,7 +27,7 @@ export function rebuildLastRequest(events: readonly SessionEvent[]): RequestShap
   }
   if (cut < 0) return undefined
   const replay = new Session('rebuild')
-  for (const event of events.slice(0, cut)) replay.append(event.type, event.data as never)
+  for (const event of events.slice(0, cut)) replay.append(event.type, event.data)
   const header = replay.requestHeader()?.data.header
   if (!header) return undefined
   return {

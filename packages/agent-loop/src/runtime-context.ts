@@ -1,4 +1,4 @@
-import type { Session, SessionEvent } from 'dsh-session'
+import type { Session } from 'dsh-session'
 import type { ContextSnapshotSection } from 'dsh-system-prompt'
 
 /** Sent when runtime context was shown before and none is current any more. */
@@ -39,9 +39,9 @@ function shownIn(session: Session): string {
   for (let seq = session.lastSeq; seq >= 1; seq--) {
     const event = session.event(seq)!
     if (event.type === 'context/compaction') {
-      compactedThrough = Math.max(compactedThrough, (event as SessionEvent<'context/compaction'>).data.throughSeq)
+      compactedThrough = Math.max(compactedThrough, event.data.throughSeq)
     } else if (event.type === 'context/snapshot') {
-      return event.seq <= compactedThrough ? '' : (event as SessionEvent<'context/snapshot'>).data.text
+      return event.seq <= compactedThrough ? '' : event.data.text
     }
   }
   return ''

@@ -32,7 +32,7 @@ async function small(contextWindow = 700, options: { root?: string; script?: obj
 }
 
 const compactions = (events: readonly SessionEvent[]) =>
-  events.filter((event): event is SessionEvent<'context/compaction'> => event.type === 'context/compaction')
+  events.filter((event) => event.type === 'context/compaction')
 const isCompaction = (request: GenerateOptions) => request.messages.at(-1)?.role === 'user'
   && (request.messages.at(-1) as { text: string }).text === COMPACTION_INSTRUCTION
 const line = (turn: number) => `turn ${turn}: please keep this sentence about the pagination bug in mind for later. `.repeat(2)
@@ -57,7 +57,7 @@ describe('auto-compaction', () => {
       ...before.messages, { role: 'assistant', text: `echo: ${line(turn - 1)}`, toolCalls: [] }, { role: 'user', text: line(turn) },
       { role: 'user', text: COMPACTION_INSTRUCTION },
     ]))
-    const asked = agent.session.events().find((e) => e.type === 'user/message' && (e.data as { turn: number }).turn === turn)!
+    const asked = agent.session.events().find((e) => e.type === 'user/message' && e.data.turn === turn)!
     expect(event!.data.throughSeq).toBe(asked.seq - 1)
     expect(event!.data.summary).toMatch(/^\d+ messages compacted\.\n- user asked: turn 1:/)
     expect(event!.data.usage?.inputTokens).toBeGreaterThan(0)
@@ -92,7 +92,7 @@ describe('auto-compaction', () => {
     expect(events[1]!.data.summary).toContain('- user asked: turn')
     expect(updates.filter((update) => update.type === 'compaction' && !update.error)).toHaveLength(events.length)
     // The window is never exceeded: the provider's count of each main request stays under it.
-    const counted = agent.session.events().flatMap((e) => e.type === 'assistant/message' ? [(e.data as any).usage.inputTokens] : [])
+    const counted = agent.session.events().flatMap((e) => e.type === 'assistant/message' ? [e.data.usage!.inputTokens] : [])
     expect(Math.max(...counted)).toBeLessThan(700)
   })
 

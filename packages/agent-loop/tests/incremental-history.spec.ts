@@ -29,7 +29,7 @@ function readings(messages: ReadonlyList<ChatMessage>) {
 /** The session's history rebuilt by a new session from the same events, read once. */
 function replayed(session: Session): readonly ChatMessage[] {
   const fresh = new Session('replay')
-  for (const event of session.events()) fresh.append(event.type, event.data as never)
+  for (const event of session.events()) fresh.append(event.type, event.data)
   return fresh.messages().toArray()
 }
 
@@ -110,7 +110,7 @@ describe('incremental history across a compaction', () => {
     const summary = agent.session.messages().at(0)!
     expect([...sent.messages].slice(0, 2)).toEqual([summary, { role: 'user', text: '/call read_notes {"text":"a"}' }])
     expect(result.reason).toBe('done')
-    const usage = agent.session.events().filter((event) => event.type === 'assistant/message').at(-1)!.data as { usage?: { inputTokens: number } }
+    const usage = agent.session.events().filter((event) => event.type === 'assistant/message').at(-1)!.data
     // The scripted model's input as it builds it (toolUpdate none), from an unfrozen copy of what was sent.
     const copy = plain(sent)
     const projection = projectToolUpdates(copy, 'none')

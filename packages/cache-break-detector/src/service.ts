@@ -3,7 +3,7 @@ import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
-import type {} from 'dsh-session'
+import './session-event.ts'
 import { renderSections } from 'dsh-system-prompt'
 import { ColdWatch, type ColdCache } from './cold.ts'
 import { explainBreak, type RuledObservation } from './explain.ts'
@@ -23,12 +23,6 @@ declare module 'cordis' {
     'prompt-cache/break'(agent: Agent, info: PromptCacheBreak): void
     /** Emitted (sync) when an idle agent's last request is older than its model's cache TTL: the next turn starts cold. */
     'prompt-cache/cold'(agent: Agent, info: ColdCache): void
-  }
-}
-
-declare module 'dsh-session' {
-  interface SessionEventMap {
-    'prompt-cache/break': PromptCacheBreak
   }
 }
 

@@ -7,19 +7,19 @@ import { Session, type SessionEvent } from '../src/index.ts'
 function naiveMessages(events: readonly SessionEvent[]): ChatMessage[] {
   let list: { seq: number; message: ChatMessage }[] = []
   for (const event of events) {
-    const data = event.data as Record<string, any>
-    if (event.type === 'user/message') list.push({ seq: event.seq, message: { role: 'user', text: data.text } })
-    else if (event.type === 'assistant/message') list.push({ seq: event.seq, message: { role: 'assistant', text: data.text, toolCalls: data.toolCalls } })
+    if (event.type === 'user/message') list.push({ seq: event.seq, message: { role: 'user', text: event.data.text } })
+    else if (event.type === 'assistant/message') list.push({ seq: event.seq, message: { role: 'assistant', text: event.data.text, toolCalls: event.data.toolCalls } })
     else if (event.type === 'tool/result') {
-      list.push({ seq: event.seq, message: { role: 'tool', id: data.id, name: data.name, output: data.output, isError: data.isError } })
+      const { id, name, output, isError } = event.data
+      list.push({ seq: event.seq, message: { role: 'tool', id, name, output, isError } })
     } else if (event.type === 'developer/message') {
-      const { source, added, removed, headerSeq } = data
+      const { source, added, removed, headerSeq } = event.data
       list.push({ seq: event.seq, message: { role: 'developer', source, added, removed, headerSeq } })
     } else if (event.type === 'context/compaction') {
-      const cut = data.throughSeq as number
+      const cut = event.data.throughSeq
       list = [
         ...list.filter((entry) => entry.seq <= cut && entry.message.role === 'developer'),
-        { seq: event.seq, message: summaryMessage(data.summary) },
+        { seq: event.seq, message: summaryMessage(event.data.summary) },
         ...list.filter((entry) => entry.seq > cut),
       ]
     }

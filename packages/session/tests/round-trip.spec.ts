@@ -23,6 +23,7 @@ describe('what is in memory is what a reload reads', () => {
     session.append('user/message', { turn: 1, text })
     await sessions.close('unicode')
     const reloaded = await sessions.open('unicode')
-    expect((reloaded.events()[0]!.data as { text: string }).text).toBe(text)
+    const [event] = reloaded.events()
+    expect(event!.type === 'user/message' && event!.data.text).toBe(text)
   })
 })

@@ -9,7 +9,7 @@ export const TTL_PENDING: ViewTtl = { status: 'pending', note: "pass --provider 
 
 /** Usage records marked `emulated` (the offline model's), which the page and the report label as such. */
 function emulatedUsage(events: LoadedSession['events']): number {
-  return events.filter((event) => (event.data as { usage?: { emulated?: unknown } } | undefined)?.usage?.emulated === true).length
+  return events.filter((event) => event.data?.usage?.emulated === true).length
 }
 
 /** Everything the page shows about a session, from its events alone. */
