@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CORE_EVENTS } from '../src/event-table.ts'
+import { CORE_PREFIXES } from '../src/validate.ts'
 import type { AnySchema } from '../src/event-schema.ts'
 
 // The README's list of session events is checked against the table the types and the validation come from.
@@ -81,6 +82,11 @@ describe('the README\'s list of session events', () => {
     const rows = readmeRows()
     const problems = Object.entries(CORE_EVENTS).flatMap(([type, schema]) => rows.has(type) ? compare(rows.get(type)!, schema, type) : [])
     expect(problems).toEqual([])
+  })
+
+  it('names the core prefixes extension types may not use, as the table has them', () => {
+    const listed = /whose prefix is not one of `([^`]+)`/.exec(README.replaceAll('\n', ' '))
+    expect(listed?.[1]!.split(' ')).toEqual(CORE_PREFIXES)
   })
 
   it('catches a README row that disagrees with the table', () => {
