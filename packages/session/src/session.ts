@@ -82,14 +82,16 @@ export class Session {
    * Returns the logged event synchronously; `flushed()` tells when it is on disk.
    */
   append<K extends string>(type: K, data: EventData<K>): SessionEvent<K> {
-    this.checkReferences(validateEvent(type, data))
-    const envelope = { seq: this.log.length + 1, time: new Date().toISOString(), type, data }
+    const payload = validateEvent(type, data)
+    this.checkReferences(payload)
+    const envelope = { seq: this.log.length + 1, time: new Date().toISOString(), ...payload }
     this.sink?.write(JSON.stringify(envelope) + '\n')
     // Memory holds exactly what a reload will read: validation proved the data JSON-safe, so a frozen
     // JSON-faithful copy equals the parsed line without the round trip through text.
-    const event = frozenJsonCopy(envelope) as unknown as SessionEvent
+    const event: SessionEvent = frozenJsonCopy(envelope)
     this.log.push(event)
-    return event as unknown as SessionEvent<K>
+    // the event of type K, which TypeScript cannot tie to the union member it is
+    return event as SessionEvent as SessionEvent<K>
   }
 
   /** Resolves once every event appended so far is durable (immediately for in-memory sessions). */

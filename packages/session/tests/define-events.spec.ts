@@ -1,6 +1,7 @@
 import Schema from 'schemastery'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { Session, SessionError, defineEvents, optional, record, type EventMapOf, type KnownEvent, type SessionEvent } from '../src/index.ts'
+import type {} from 'dsh-session'
+import { Session, SessionError, defineEvents, optional, record, restoreEvent, type EventMapOf, type KnownEvent, type SessionEvent } from '../src/index.ts'
 
 const EXAMPLE_EVENTS = defineEvents({
   /** A test plugin's event: a count, a name, a choice and an optional note. */
@@ -9,7 +10,7 @@ const EXAMPLE_EVENTS = defineEvents({
   'example/loose': record({ turn: Schema.natural() }, { open: true }),
 })
 
-declare module '../src/events.ts' {
+declare module 'dsh-session' {
   interface SessionEventMap extends EventMapOf<typeof EXAMPLE_EVENTS> {}
 }
 
@@ -52,8 +53,7 @@ describe('defineEvents', () => {
     expect(invalid(() => session.append('example/loose', { turn: 'one' } as never))).toContain('"turn" must be a non-negative integer')
   })
 
-  it('checks registered types when a log is loaded too', async () => {
-    const { restoreEvent } = await import('../src/index.ts')
+  it('checks registered types when a log is loaded too', () => {
     const session = new Session('s', { resumed: true })
     const time = new Date().toISOString()
     session[restoreEvent]({ seq: 1, time, type: 'example/measured', data: { step: 2, label: 'y', kind: 'b' } })
