@@ -84,6 +84,14 @@ export class McpService extends Service {
     return attachment
   }
 
+  /**
+   * Checks entries as `connect()` does, and starts nothing: throws the same `INVALID_CONFIG` error naming the
+   * bad entry. For a caller that must refuse bad entries before it creates what they would serve (an agent).
+   */
+  check(servers: Record<string, ServerEntry>, options: McpConnectOptions = {}): void {
+    checkEntries(servers, { ...DEFAULT_RESTART, ...options })
+  }
+
   /** The servers that run now, in connection order, each with its state. */
   servers(options: McpServersOptions = {}): McpServerInfo[] {
     const self = rawService(this)
