@@ -76,7 +76,7 @@ export class Attachment implements McpAttachment {
       maxRestartDelayMs: parts.maxRestartDelayMs,
     })
     // the caller's disposal (a plugin unloaded, the app closing) closes the connection
-    this.endEffect = caller.effect(() => () => this.dispose(), `mcp.connect(${JSON.stringify(this.servers)}${agentId === undefined ? '' : ` for agent ${JSON.stringify(agentId)}`})`)
+    this.endEffect = caller.effect(() => () => this.disposing ? undefined : this.dispose(), `mcp.connect(${JSON.stringify(this.servers)}${agentId === undefined ? '' : ` for agent ${JSON.stringify(agentId)}`})`)
     this.started = this.set.start().catch((error) => logger.error(`${prefix}MCP servers failed to start: ${messageOf(error)}`))
   }
 
@@ -99,7 +99,8 @@ export class Attachment implements McpAttachment {
     this.parts.closed(this)
     await this.set.close()
     for (const server of this.servers) tools.forgetSource(sourceName(server), agentId === undefined ? {} : { agentId })
-    // ends the caller's effect when disposed directly (a no-op when that effect is what disposes it)
+    // ends the caller's effect when disposed directly (a no-op when that effect is what disposes it);
+    // its disposer sees `disposing` set and does not wait for this very close
     await this.endEffect()
   }
 
