@@ -6,8 +6,8 @@ import type { AgentLoop } from 'dsh-agent-loop'
 import { summarizeSessions } from 'dsh-session'
 import { CREATED_EVENT } from './session-list.ts'
 import type {} from 'dsh-app-boot'
-import type { ExecutableTool, ToolSourceStatus } from 'dsh-tools'
-import { registrationLabel, sourceName, toSourceStatus, type McpToolRef } from 'dsh-tools-mcp'
+import type { ToolSourceStatus } from 'dsh-tools'
+import type {} from 'dsh-tools-mcp'
 import { serveAcp, type AcpAgentOptions, type AcpServing } from './acp-agent.ts'
 import { type OversizedLine, refusal } from './line-limit.ts'
 import type { AcpDemoConfig } from './config.ts'
@@ -23,7 +23,7 @@ export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json'
 
 /** The running app: its parsed config, and `serve()` to speak ACP on a stream with the spine's agents. */
 export class AcpDemo extends Service {
-  static inject = ['agentLoop', 'tools']
+  static inject = ['agentLoop', 'tools', 'mcp']
 
   private readonly loop: AgentLoop
   private readonly logger: ReturnType<Context['logger']>
@@ -63,15 +63,8 @@ export class AcpDemo extends Service {
     const readiness = this.ctx.get('readiness', false)
     const ready = () => readiness?.ready ?? Promise.resolve()
     const { ctx } = this
-    const mcp = {
-      // the server is recorded in each tool's origin, as for the app's own MCP tools
-      register: (definition: ExecutableTool, ref: McpToolRef, agentId: string) =>
-        ctx.effect(() => ctx.tools.register(definition, { agentId, server: ref.server }), registrationLabel(definition.name, ref.server)),
-      status: (status: Parameters<typeof toSourceStatus>[0], agentId: string) => ctx.tools.reportSource(toSourceStatus(status, agentId)),
-      forget: (servers: readonly string[], agentId: string) => { for (const server of servers) ctx.tools.forgetSource(sourceName(server), { agentId }) },
-      startupTimeoutMs: this.config.mcpStartupTimeoutMs,
-      callTimeoutMs: this.config.mcpCallTimeoutMs,
-    }
+    // ctx.mcp read from this plugin's context: the sessions' MCP tools are this plugin's, as before
+    const mcp = { service: ctx.mcp, startupTimeoutMs: this.config.mcpStartupTimeoutMs, callTimeoutMs: this.config.mcpCallTimeoutMs }
     // the spine's session store (JSONL or external) lists what `session/load` may reopen
     const store = this.ctx.get('sessions', false)
     const storedSessions = store ? () => store.list() : undefined

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import SessionStore, { defaultSessionRoot, type SessionStoreConfig } from 'dsh-session'
 import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
 import ToolRuntime from 'dsh-tools'
+import { McpService } from 'dsh-tools-mcp'
 
 /** The spine's Config: the owners' keys side by side; each owner receives the keys its schema declares. */
 export interface SpineConfig extends SystemPromptConfig, AgentLoopConfig, SessionStoreConfig {
@@ -36,11 +37,13 @@ export const Config: Schema<ConfigInput<SpineConfig>, SpineConfig> = Schema.inte
 
 export const name = 'agent-spine-demo'
 
-/** Mounts the spine: system prompt, tools, sessions, llm (with the scripted model) and the agent loop. */
+/** Mounts the spine: system prompt, tools, MCP servers, sessions, llm (with the scripted model) and the agent loop. */
 export async function apply(ctx: Context, config: SpineConfig) {
   // Each owner takes exactly the keys its own schema declares (read now, so a key added there is forwarded).
   await ctx.plugin(SystemPrompt, forwardConfig<SystemPromptConfig>(SystemPrompt.Config, config))
   await ctx.plugin(ToolRuntime, { timeoutMs: config.toolTimeoutMs })
+  // `ctx.mcp`: the app file's MCP servers (a dsh-tools-mcp entry) and those a front door connects for one agent
+  await ctx.plugin(McpService)
   // The loop injects `sessions`, so with an external store it waits for that entry whatever the file order.
   if (config.sessionStore !== 'external') await ctx.plugin(SessionStore, forwardConfig<SessionStoreConfig>(SessionStore.Config, config))
   await ctx.plugin(LlmRuntime)

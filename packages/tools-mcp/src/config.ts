@@ -1,5 +1,5 @@
 import Schema from 'schemastery'
-import { MAX_TIMER_MS, quote, type ConfigInput } from 'dsh-core'
+import { MAX_TIMER_MS, messageOf, quote, type ConfigInput } from 'dsh-core'
 import { ToolsMcpError } from './errors.ts'
 import { SERVER_PART, legalize } from './names.ts'
 
@@ -66,6 +66,40 @@ export const Config: Schema<ConfigInput<ToolsMcpConfig>, ToolsMcpConfig> = Schem
     .description('The longest delay between two attempts to start a server (ms).'),
 })
 
+/** One server entry as `ctx.mcp.connect()` takes it: the app file's keys, each default filled in as there. */
+export type ServerEntry = ConfigInput<ServerConfig>
+
+/** The restart backoff of a set of servers (the app file's top-level keys). */
+export type RestartOptions = Pick<ToolsMcpConfig, 'restartDelayMs' | 'maxRestartDelayMs'>
+
+export const DEFAULT_RESTART: RestartOptions = { restartDelayMs: 500, maxRestartDelayMs: 30_000 }
+
+/** A refused server entry: the message names it, `details` carry its name and the reason as typed data. */
+function refusal(server: string, reason: string): ToolsMcpError {
+  return new ToolsMcpError('INVALID_CONFIG', `server ${quote(server)}: ${reason}`, { details: { server, reason } })
+}
+
+/**
+ * Checks server entries as a caller of `ctx.mcp.connect()` passes them (unchecked values, defaults not yet
+ * filled): each entry through the app file's server schema, then as `checkConfig` does. Every refusal is one
+ * `INVALID_CONFIG` error whose message and `details.server` name the entry.
+ */
+export function checkEntries(servers: unknown, restart: RestartOptions = DEFAULT_RESTART): ServerSpec[] {
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    throw new ToolsMcpError('INVALID_CONFIG', `servers must be a map of name → server entry, got ${JSON.stringify(servers) ?? String(servers)}`)
+  }
+  const checked: Record<string, ServerConfig> = Object.create(null)
+  for (const [name, entry] of Object.entries(servers)) {
+    try {
+      checked[name] = ServerSchema(entry as ServerConfig)
+    } catch (error) {
+      // schemastery says where in the entry: `$.callTimeoutMs expected number >= 1 but got 0`
+      throw refusal(name, messageOf(error))
+    }
+  }
+  return checkConfig({ servers: checked, ...restart })
+}
+
 const isGiven = (value: unknown) => value !== undefined && !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)
 
 /** What the schema cannot check: the kind of each server, its keys, its name, its URL. */
@@ -76,7 +110,7 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
   const specs: ServerSpec[] = []
   const prefixes = new Map<string, string>()
   for (const [name, server] of Object.entries(config.servers)) {
-    const fail = (text: string) => new ToolsMcpError('INVALID_CONFIG', `server ${quote(name)}: ${text}`)
+    const fail = (text: string) => refusal(name, text)
     const unknown = Object.keys(server).find((key) => !SERVER_KEYS.includes(key))
     if (unknown !== undefined) throw fail(`unknown key ${quote(unknown)}; valid keys: ${SERVER_KEYS.join(', ')}`)
     const part = legalize(name)

@@ -9,9 +9,24 @@ export type ToolsMcpErrorCode =
   | 'CALL_FAILED'
   | 'TOOL_ERROR'
 
+/**
+ * What an error is about, as typed data (never parsed back out of the message): for a refused server entry
+ * (`INVALID_CONFIG`), the entry's `server` name and the `reason` alone, without the server's name in front.
+ */
+export interface ToolsMcpErrorDetails {
+  server?: string
+  reason?: string
+}
+
 /** The one error class of dsh-tools-mcp. */
 export class ToolsMcpError extends CodedError<ToolsMcpErrorCode> {
   override name = 'ToolsMcpError'
+  readonly details: ToolsMcpErrorDetails
+
+  constructor(code: ToolsMcpErrorCode, message: string, options: { cause?: unknown; details?: ToolsMcpErrorDetails } = {}) {
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.details = options.details ?? {}
+  }
 }
 
 /** A thrown value as one line of text. */

@@ -8,7 +8,7 @@ import { boot, type BootedApp } from 'dsh-app-boot'
 import SystemPrompt from 'dsh-system-prompt'
 import ToolRuntime from 'dsh-tools'
 import type {} from 'dsh-agent-loop'
-import ToolsMcp from '../src/index.ts'
+import ToolsMcp, { McpService } from '../src/index.ts'
 
 // FiberState.ACTIVE; a const enum in cordis's types, which isolatedModules cannot read across packages
 const ACTIVE = 2
@@ -36,13 +36,14 @@ export async function until(test: () => boolean | Promise<boolean>, what: string
   }
 }
 
-/** A root context with the real SystemPrompt and ToolRuntime, every log line kept as `[level] text`. */
+/** A root context with the real SystemPrompt, ToolRuntime and `ctx.mcp`, every log line kept as `[level] text`. */
 export async function setup() {
   const ctx = new Context()
   const lines: string[] = []
   ctx.logger.exporter({ levels: { default: 3 }, export: (message) => lines.push(`[${message.type}] ${message.args.map(String).join(" ")}`) })
   await ctx.plugin(SystemPrompt, {} as any)
   await ctx.plugin(ToolRuntime, {} as any)
+  await ctx.plugin(McpService)
   return { ctx, lines }
 }
 

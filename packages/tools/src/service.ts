@@ -95,38 +95,49 @@ export class ToolRuntime extends Service {
   }
 
   /**
-   * Adds many tools for every agent at once (an MCP server's listing); returns one disposer for all of
-   * them. All or none: every definition is checked, and names against each other and every scope, before
-   * any is added. Each tool still emits its own `tools/change`. One call through a Cordis context instead
-   * of one per tool, which is most of what registering thousands of tools one by one costs. The returned
-   * disposer removes them all; its `each[i]` removes `definitions[i]` alone (a re-listed MCP tool). `{ server }`
-   * is recorded in every tool's `origin`, as with `register()`.
+   * Adds many tools at once (an MCP server's listing); returns one disposer for all of them. All or none:
+   * every definition is checked, and names against each other and every scope, before any is added. Each
+   * tool still emits its own `tools/change`. One call through a Cordis context instead of one per tool,
+   * which is most of what registering thousands of tools one by one costs. The returned disposer removes
+   * them all; its `each[i]` removes `definitions[i]` alone (a re-listed MCP tool). `{ server }` is recorded
+   * in every tool's `origin`, as with `register()`; with `{ agentId }` the tools are that agent's alone.
    */
-  registerMany(definitions: readonly ExecutableTool[], options: Pick<ToolRegistration, 'server'> = {}): ToolBatchDisposer {
+  registerMany(definitions: readonly ExecutableTool[], options: ToolRegistration = {}): ToolBatchDisposer {
     const self = rawService(this)
     if (!Array.isArray(definitions)) {
       throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${describeValue(definitions)}`)
     }
     const server = checkServer(options?.server, 'tools.registerMany()')
-    const { registry } = self
+    const agentId = options?.agentId
+    if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '')) {
+      throw new ToolError('INVALID_TOOL', `tools.registerMany() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
+    }
     const entries = definitions.map((definition) => prepareTool(definition, self.validators))
+    const wanted = agentId === undefined ? 'for every agent' : `for agent ${describeValue(agentId)}`
     const names = new Set<string>()
-    for (const { name } of entries) {
-      const holder = self.scopes.holder(name, undefined)
+    for (const { name, deferred } of entries) {
+      const holder = self.scopes.holder(name, agentId)
       if (holder || names.has(name)) {
-        const where = holder && holder !== 'for every agent' ? ` ${holder}; it cannot also be registered for every agent` : ''
+        const where = holder && holder !== wanted ? ` ${holder}; it cannot also be registered ${wanted}` : ''
         throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${where}`)
+      }
+      if (agentId !== undefined && deferred) {
+        throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
       }
       names.add(name)
     }
+    const registry = self.scopes.registryFor(agentId)
+    const where = agentId === undefined ? {} : { agentId }
     const owner = callerOf(this)
     let origin: ToolOrigin | undefined
     const disposers = entries.map((entry) => self.ownership.own(owner, (fiber) => {
       entry.origin = origin ??= self.origins.of(fiber, server)
       registry.add(entry)
-      self.changed('register', entry.name)
+      self.changed('register', entry.name, where)
     }, () => {
-      if (registry.remove(entry)) self.changed('unregister', entry.name)
+      if (!registry.remove(entry)) return
+      self.scopes.release(agentId)
+      self.changed('unregister', entry.name, where)
     }))
     const all = async () => {
       for (const dispose of [...disposers].reverse()) await dispose()

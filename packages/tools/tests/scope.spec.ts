@@ -25,6 +25,26 @@ describe('tools registered for one agent', () => {
     expect((await ctx.tools.execute('mine', {})).isError).toBe(true)
   })
 
+  it('come as one batch with registerMany({ agentId }): only that agent sees them, each removable alone, refused beside a tool for every agent', async () => {
+    const ctx = await setup()
+    const changes = recordChanges(ctx)
+    ctx.tools.register(tool('shared'))
+    const batch = ctx.tools.registerMany([tool('one'), tool('two')], { agentId: 'a', server: 'notes' })
+    expect(ctx.tools.list({ agentId: 'a' })).toEqual(['one', 'shared', 'two'])
+    expect(ctx.tools.list({ agentId: 'b' })).toEqual(['shared'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['one', 'shared', 'two'])
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'b' })).tools)).toEqual(['shared'])
+    expect(ctx.tools.origin('one', { agentId: 'a' })?.server).toBe('notes')
+    expect(() => ctx.tools.registerMany([tool('shared')], { agentId: 'a' }))
+      .toThrow('tool "shared" is already registered for every agent; it cannot also be registered for agent "a"')
+    await batch.each[0]!()
+    expect(ctx.tools.list({ agentId: 'a' })).toEqual(['shared', 'two'])
+    await batch()
+    expect(names((await ctx.systemPrompt.assemble({ scope: 'a' })).tools)).toEqual(['shared'])
+    expect(changes.filter((change) => change.agentId === 'a').map((change) => `${change.action} ${change.name}`))
+      .toEqual(['register one', 'register two', 'unregister one', 'unregister two'])
+  })
+
   it('may share a name across agents, each calling its own', async () => {
     const ctx = await setup()
     ctx.tools.register(tool('read', { execute: () => 'from a' }), { agentId: 'a' })

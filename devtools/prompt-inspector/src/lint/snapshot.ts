@@ -2,7 +2,7 @@ import type {} from 'dsh-llm'
 import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
 import { renderContextSections, renderPrompt, type AssembleContext } from 'dsh-system-prompt'
-import { checkConfig, type ServerSpec } from 'dsh-tools-mcp'
+import type { ServerSpec } from 'dsh-tools-mcp'
 import { PromptCliError } from '../errors.ts'
 import { loopContext, withSettledApp } from '../inspect.ts'
 import { findOwners } from '../owners.ts'
@@ -81,13 +81,10 @@ export async function snapshotBoot(file: string, text: string, settleMs: number,
   })
 }
 
-/** The servers of every running `dsh-tools-mcp` plugin, from the configs they were started with. */
+/**
+ * The app file's MCP servers (those of every agent) as `ctx.mcp` runs them, with their secrets: the lint
+ * starts each one again to compare its listings.
+ */
 function mcpServersOf(ctx: Context): ServerSpec[] {
-  const specs: ServerSpec[] = []
-  const fibers = [...ctx.registry.values()].flatMap((runtime) => [...runtime.fibers])
-  for (const fiber of fibers) {
-    if (fiber.runtime?.name !== 'tools-mcp' || !fiber.config) continue
-    specs.push(...checkConfig(fiber.config as Parameters<typeof checkConfig>[0]))
-  }
-  return specs
+  return ctx.get('mcp')?.servers({ agentId: null, secrets: true }).map((server) => server.spec) ?? []
 }
