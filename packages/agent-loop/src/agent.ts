@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import { messageOf, rawService, type ToolCall } from 'dsh-core'
+import { CodedError, messageOf, rawService, type ToolCall } from 'dsh-core'
 import { LlmError, collect, type GenerateOptions, type LlmRoute } from 'dsh-llm'
 import type { RequestHeader, Session } from 'dsh-session'
 import { joinContextSections, renderContextSections, renderPrompt } from 'dsh-system-prompt'
@@ -94,7 +94,7 @@ export class Agent {
    */
   private async recover(): Promise<void> {
     const failure = await this.current.flushed().then(() => undefined, (error: unknown) => error)
-    if ((failure as { code?: unknown } | undefined)?.code !== 'WRITE_FAILED') return
+    if (!CodedError.is(failure, 'WRITE_FAILED')) return
     const id = this.current.id
     const stored = this.current.stored
     // the failed session's writer lets its file or connection go
@@ -307,7 +307,7 @@ export class Agent {
           await this.compactor.fit(current, route, header, nextRequest(this.session), step === 1 ? asked.seq - 1 : this.session.lastSeq)
         } catch (error) {
           // no request carried the message yet, and none will: it is refused, not history
-          if (step === 1 && error instanceof AgentLoopError && error.code === 'CONTEXT_FULL') refused = asked.seq
+          if (step === 1 && AgentLoopError.is(error, 'CONTEXT_FULL')) refused = asked.seq
           throw error
         }
         this.headers.log(current, header)
@@ -373,7 +373,7 @@ export class Agent {
     try {
       response = await collect(route.stream(request), { onText: (delta) => notify({ type: 'text', turn, step, delta }) })
     } catch (error) {
-      if (error instanceof LlmError && error.code === 'CANCELLED') throw new Cancelled()
+      if (LlmError.is(error, 'CANCELLED')) throw new Cancelled()
       throw error
     }
     if (signal.aborted) throw new Cancelled()

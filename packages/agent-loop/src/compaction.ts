@@ -51,7 +51,7 @@ export async function compact(input: CompactionInput): Promise<CompactionOutcome
     response = await collect(llm.stream(options))
   } catch (error) {
     if (signal.aborted) throw new CompactionCancelled()
-    if (timeout.aborted || (error instanceof LlmError && error.code === 'CANCELLED')) {
+    if (timeout.aborted || LlmError.is(error, 'CANCELLED')) {
       return { ok: false, error: `the compaction request timed out after ${timeoutMs} ms` }
     }
     return { ok: false, error: `the compaction request failed: ${messageOf(error)}` }

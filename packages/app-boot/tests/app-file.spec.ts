@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { BootError, loadAppFile } from '../src/index.ts'
+import { AppBootError, loadAppFile } from '../src/index.ts'
 import { rejection, writeApp } from './setup.ts'
 
 describe('loadAppFile', () => {
@@ -85,10 +85,10 @@ describe('loadAppFile', () => {
     ['disabled that is not a boolean', '- { id: a, name: x, disabled: "yes" }\n', 'INVALID_ENTRY', ['"disabled" must be true or false, got "yes" (a string)']],
     ['a duplicate id', '- { id: a, name: x }\n- { id: b, name: y }\n- { id: a, name: z }\n', 'DUPLICATE_ID', ['entry #3 "a": duplicate id "a" (entry #1 has it too)']],
   ]
-  it.each(bad)('rejects %s with one BootError naming the file', async (_, text, code, parts) => {
+  it.each(bad)('rejects %s with one AppBootError naming the file', async (_, text, code, parts) => {
     const { file } = await writeApp(text)
     const error = await rejection(loadAppFile(file))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.code).toBe(code)
     expect(error.message.startsWith(`${file}: `)).toBe(true)
     for (const part of parts) expect(error.message).toContain(part)
@@ -173,7 +173,7 @@ describe('loadAppFile', () => {
   it('rejects a missing file with APP_FILE_UNREADABLE', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dsh-app-boot-'))
     const error = await rejection(loadAppFile(join(dir, 'nope.yml')))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.code).toBe('APP_FILE_UNREADABLE')
     expect(error.message).toContain(`${join(dir, 'nope.yml')}: cannot read app file: ENOENT`)
   })

@@ -76,7 +76,7 @@ export function checkConfig(config: ToolsMcpConfig): ServerSpec[] {
   const specs: ServerSpec[] = []
   const prefixes = new Map<string, string>()
   for (const [name, server] of Object.entries(config.servers)) {
-    const fail = (text: string) => new ToolsMcpError('INVALID_CONFIG', `server ${quote(name)}: ${text}`)
+    const fail = (text: string) => new ToolsMcpError('INVALID_CONFIG', `server ${quote(name)}: ${text}`, { details: { server: name } })
     const unknown = Object.keys(server).find((key) => !SERVER_KEYS.includes(key))
     if (unknown !== undefined) throw fail(`unknown key ${quote(unknown)}; valid keys: ${SERVER_KEYS.join(', ')}`)
     const part = legalize(name)

@@ -9,8 +9,15 @@ export type ToolsMcpErrorCode =
   | 'CALL_FAILED'
   | 'TOOL_ERROR'
 
+/** What a ToolsMcpError knows beside its message. */
+export interface ToolsMcpErrorDetails {
+  /** The configured server the failure is about, when it is about one. */
+  server?: string
+}
+
 /** The one error class of dsh-tools-mcp. */
-export class ToolsMcpError extends CodedError<ToolsMcpErrorCode> {
+export class ToolsMcpError extends CodedError<ToolsMcpErrorCode, ToolsMcpErrorDetails> {
+  static override readonly marker = 'dsh-tools-mcp'
   override name = 'ToolsMcpError'
 }
 
