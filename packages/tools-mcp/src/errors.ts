@@ -1,4 +1,4 @@
-import { CodedError } from 'dsh-core'
+import { CodedError, oneLine } from 'dsh-core'
 
 /** Every way dsh-tools-mcp can fail; tests and callers switch on `code`. */
 export type ToolsMcpErrorCode =
@@ -23,6 +23,5 @@ export class ToolsMcpError extends CodedError<ToolsMcpErrorCode, ToolsMcpErrorDe
 
 /** A thrown value as one line of text. */
 export function describeThrown(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
-  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+  return oneLine(error instanceof Error ? error.message : String(error))
 }
