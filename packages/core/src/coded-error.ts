@@ -39,6 +39,8 @@ export class CodedError<Code extends string = string, Details extends object = R
   static is<E extends CodedError<string, object>, C extends E['code'] = E['code']>(
     this: CodedErrorClass<E>, error: unknown, code?: C,
   ): error is E & { readonly code: C } {
+    // an inherited marker would make the class answer for its parent's errors
+    if (!Object.hasOwn(this, 'marker')) throw new TypeError(`${this.name} sets no static marker; set it to its package's name`)
     if (typeof error !== 'object' || error === null) return false
     const marks = (error as { [MARK]?: unknown })[MARK]
     if (!Array.isArray(marks) || !marks.includes(this.marker)) return false

@@ -70,6 +70,11 @@ describe('CodedError.is', () => {
     expect(caught.details).toEqual({ id: 'a' })
   })
 
+  it('refuses to answer for a class that sets no marker of its own, rather than answer for its parent', () => {
+    class Unmarked extends CodedError<'X'> {}
+    expect(() => Unmarked.is(new LoopError('BUSY', 'x'))).toThrow('Unmarked sets no static marker; set it to its package\'s name')
+  })
+
   it('keeps the marker out of what JSON and equality see, and the details frozen', () => {
     const error = new StoreError('BUSY', 'busy', { details: { id: 'a' } })
     expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'BUSY', details: { id: 'a' }, name: 'StoreError' })
