@@ -63,13 +63,19 @@ export function parseYaml(text: string, shown: string): unknown {
           + 'JavaScript takes it as an object\'s prototype, not as data (a map would lose the entry or change its defaults); rename it')
       }
     },
+    Alias(_, alias) {
+      if (alias.resolve(document)) return
+      throw new AppBootError('YAML_SYNTAX', `${shown}: ${position(counter, alias.range?.[0] ?? 0)}: alias ${JSON.stringify(`*${alias.source}`)} `
+        + `has no anchor ${JSON.stringify(`&${alias.source}`)} before it; define the anchor first`)
+    },
   })
   // an app file needs few aliases; a bound stops an alias bomb before it expands (448 bytes, 741 MB)
   try {
     return document.toJS({ maxAliasCount: MAX_ALIASES })
   } catch (error) {
-    // the library throws a plain ReferenceError when aliases expand past maxAliasCount
-    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+    // the library throws a plain ReferenceError when aliases expand past maxAliasCount; its other one, an alias
+    // without its anchor, is refused above, so no message text needs reading here
+    if (error instanceof ReferenceError) {
       throw new AppBootError('YAML_SYNTAX', `${shown}: YAML aliases expand to more than ${MAX_ALIASES} nodes; refusing the file (${error.message})`)
     }
     throw error

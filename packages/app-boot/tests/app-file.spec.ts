@@ -110,6 +110,13 @@ describe('loadAppFile', () => {
     expect(error.message).toBe(`${file}: YAML aliases expand to more than 100 nodes; refusing the file (Excessive alias count indicates a resource exhaustion attack)`)
   })
 
+  it('refuses an alias without its anchor at its line, not as an alias bomb', async () => {
+    const { file } = await writeApp('- id: a\n  name: x\n  config: { one: *nowhere }\n')
+    const error = await rejection(loadAppFile(file))
+    expect(error.code).toBe('YAML_SYNTAX')
+    expect(error.message).toBe(`${file}: line 3, column 18: alias "*nowhere" has no anchor "&nowhere" before it; define the anchor first`)
+  })
+
   it('keeps a few aliases working', async () => {
     const { file } = await writeApp('- id: a\n  name: x\n  config: { one: &v [1, 2], two: *v }\n')
     expect((await loadAppFile(file))[0]!.config).toEqual({ one: [1, 2], two: [1, 2] })
