@@ -1,4 +1,5 @@
 import type { Agent, AgentLoop } from 'dsh-agent-loop'
+import { CodedError } from 'dsh-core'
 import { AcpDemoError } from './errors.ts'
 import type { SessionMcpServers } from './session-mcp.ts'
 import { CREATED_EVENT } from './session-list.ts'
@@ -28,7 +29,7 @@ export class AcpSessions {
       agent = await this.loop.createAgent({ id: sessionId })
     } catch (error) {
       // a store with one writer per session (PostgreSQL) refuses a session another process is writing
-      if ((error as { code?: unknown }).code !== 'BUSY') throw error
+      if (!CodedError.is(error, 'BUSY')) throw error
       throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${(error as Error).message}`, { sessionId })
     }
     this.agents.set(agent.id, agent)

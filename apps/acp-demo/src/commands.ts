@@ -18,7 +18,7 @@ export function commandOf(text: string): 'compact' | undefined {
  */
 export async function runCompactCommand(agent: Agent, send: (update: SessionUpdate) => Promise<void>): Promise<PromptResponse> {
   const outcome = await agent.compact().catch((error) => {
-    if (error instanceof AgentLoopError && error.code === 'BUSY') {
+    if (AgentLoopError.is(error, 'BUSY')) {
       throw new AcpDemoError('BUSY', `session "${agent.id}" is running a prompt turn; send /compact after it ends`, { sessionId: agent.id })
     }
     throw error

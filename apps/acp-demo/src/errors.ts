@@ -12,6 +12,7 @@ export type AcpDemoErrorCode =
 
 /** The one error class of dsh-acp-demo. */
 export class AcpDemoError extends CodedError<AcpDemoErrorCode> {
+  static override readonly marker = 'dsh-acp-demo'
   override name = 'AcpDemoError'
   constructor(code: AcpDemoErrorCode, message: string, public readonly data: Record<string, unknown> = {}) {
     super(code, message)
@@ -34,7 +35,7 @@ const RPC_CODES: Record<AcpDemoErrorCode, number> = {
  */
 export function toRequestError(error: unknown): RequestError {
   if (error instanceof RequestError) return error
-  if (error instanceof AcpDemoError) {
+  if (AcpDemoError.is(error)) {
     return new RequestError(RPC_CODES[error.code], error.message, { code: error.code, ...error.data })
   }
   const message = error instanceof Error ? error.message : String(error)

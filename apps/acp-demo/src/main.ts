@@ -2,7 +2,7 @@ import { resolve as resolvePath } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { ndJsonStream } from '@agentclientprotocol/sdk'
-import { BootError, runMain, startApp } from 'dsh-app-boot'
+import { AppBootError, runMain, startApp } from 'dsh-app-boot'
 import { MAX_MESSAGE_BYTES, limitLines } from './line-limit.ts'
 import { VERSION } from './service.ts'
 import { guardStdout } from './stdout-guard.ts'
@@ -34,7 +34,7 @@ function drainStdout(): Promise<void> {
 }
 
 runMain(async (stopWith) => {
-  if (args.length > 1) throw new BootError('INVALID_OPTION', `expected at most one argument (the app file), got ${args.length}\n${USAGE}`)
+  if (args.length > 1) throw new AppBootError('INVALID_OPTION', `expected at most one argument (the app file), got ${args.length}\n${USAGE}`)
   const file = args[0] === undefined ? fileURLToPath(new URL('../cordis.yml', import.meta.url)) : resolvePath(args[0])
   // serve as soon as the app plugin is up: `initialize` answers while tool sources still start, and
   // prompts wait for readiness (see AcpDemo.serve)
@@ -44,7 +44,7 @@ runMain(async (stopWith) => {
   if (!service) {
     await app.ready
     await app.dispose()
-    throw new BootError('MISSING_SERVICE',
+    throw new AppBootError('MISSING_SERVICE',
       `${file}: no entry runs the app plugin; add one like { id: app, name: dsh-acp-demo, config: { ... } }`)
   }
   let clientLeft = false
@@ -62,7 +62,7 @@ runMain(async (stopWith) => {
     process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
     process.exit(1)
   })
-  // a failed startup is one BootError on stderr and exit 1, even after `initialize` was answered; an
+  // a failed startup is one AppBootError on stderr and exit 1, even after `initialize` was answered; an
   // editor that leaves while the app starts just ends it
   try {
     await app.ready

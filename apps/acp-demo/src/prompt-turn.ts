@@ -45,7 +45,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
     const askPermission = ask && (async (request: Parameters<typeof ask>[0]) => { await sending; return ask(request) })
     result = await agent.prompt(text, { signal: options.signal, onUpdate, ...askPermission && { askPermission } })
   } catch (error) {
-    if (error instanceof AgentLoopError && error.code === 'BUSY') {
+    if (AgentLoopError.is(error, 'BUSY')) {
       throw new AcpDemoError('BUSY', `session "${agent.id}" is already running a prompt turn; send session/cancel or wait for its response`,
         { sessionId: agent.id })
     }

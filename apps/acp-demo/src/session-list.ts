@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk'
-import { compareCodeUnits } from 'dsh-core'
+import { compareCodeUnits, oneLine } from 'dsh-core'
 import Schema from 'schemastery'
 import { defineEvents, record, type EventMapOf, type SessionSummary } from 'dsh-session'
 import { AcpDemoError } from './errors.ts'
@@ -25,10 +25,9 @@ export const DEFAULT_PAGE_SIZE = 50
 
 const TITLE_LENGTH = 80
 
-/** The first prompt on one line, cut to 80 characters: what an editor's session list shows. */
+/** The first prompt on one line (dsh-core's one rule), cut to 80 characters: what an editor's session list shows. */
 export function sessionTitle(prompt: string): string {
-  const flat = prompt.replace(/\s+/g, ' ').trim()
-  return flat.length > TITLE_LENGTH ? `${flat.slice(0, TITLE_LENGTH - 1)}…` : flat
+  return oneLine(prompt, TITLE_LENGTH)
 }
 
 /**

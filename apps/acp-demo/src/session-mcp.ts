@@ -62,7 +62,7 @@ export function sessionServerSpecs(servers: readonly McpServer[], options: Omit<
     options.service.check(entries)
   } catch (error) {
     // ctx.mcp names the refused entry as typed data
-    if (!(error instanceof ToolsMcpError) || error.details.server === undefined) throw error
+    if (!ToolsMcpError.is(error, 'INVALID_CONFIG') || error.details.server === undefined) throw error
     const { server, reason } = error.details
     throw new AcpDemoError('INVALID_MCP_SERVER', `session/new: MCP server ${quote(server)}: ${reason}`, { server })
   }

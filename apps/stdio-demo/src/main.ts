@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { BootError, runMain, startApp } from 'dsh-app-boot'
+import { AppBootError, runMain, startApp } from 'dsh-app-boot'
 import { openAgent } from './open-agent.ts'
 import { historyFile } from './history.ts'
 import { flushOut, watchClosed } from './output.ts'
@@ -16,7 +16,7 @@ const DEFAULT_FILE = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 runMain(async (stopWith) => {
   const invocation = parseInvocation(process.argv.slice(2))
   if ('print' in invocation) return void process.stdout.write(invocation.print)
-  if ('error' in invocation) throw new BootError('INVALID_OPTION', invocation.error)
+  if ('error' in invocation) throw new AppBootError('INVALID_OPTION', invocation.error)
   const file = invocation.file ?? DEFAULT_FILE
 
   const interactive = process.stdin.isTTY === true && !invocation.list
@@ -47,7 +47,7 @@ runMain(async (stopWith) => {
   const booted = await app.ready
   if (!demo) {
     await app.dispose()
-    throw new BootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
+    throw new AppBootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
   if (invocation.list) {
     const where = demo.sessionsLocation

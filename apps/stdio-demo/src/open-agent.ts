@@ -1,6 +1,6 @@
 import type { Agent } from 'dsh-agent-loop'
 import { messageOf, oneLine } from 'dsh-core'
-import { BootError, displayPath, type BootedApp } from 'dsh-app-boot'
+import { AppBootError, displayPath, type BootedApp } from 'dsh-app-boot'
 import { Config } from './config.ts'
 import type { StdioDemo } from './service.ts'
 import type { SessionChoice } from './usage.ts'
@@ -10,12 +10,12 @@ async function chosenSession(demo: StdioDemo, choice: SessionChoice): Promise<st
   if (choice.kind === 'new') return undefined
   const stored = await demo.storedSessions()
   if (choice.kind === 'continue') {
-    if (!stored.length) throw new BootError('INVALID_OPTION', '--continue: there is no stored session yet; run without it to start one')
+    if (!stored.length) throw new AppBootError('INVALID_OPTION', '--continue: there is no stored session yet; run without it to start one')
     // a session another process is writing, or a broken one, cannot be continued here; one that can, if any
     return (stored.find((summary) => !summary.busy && summary.broken === undefined) ?? stored[0]!).id
   }
   if (!stored.some((summary) => summary.id === choice.id)) {
-    throw new BootError('INVALID_OPTION', `--resume: no stored session ${JSON.stringify(choice.id)}; --sessions lists the ${stored.length} there are`)
+    throw new AppBootError('INVALID_OPTION', `--resume: no stored session ${JSON.stringify(choice.id)}; --sessions lists the ${stored.length} there are`)
   }
   return choice.id
 }
@@ -33,10 +33,10 @@ export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, c
     return await demo.createAgent(await chosenSession(demo, choice))
   } catch (error) {
     await app.dispose()
-    if (error instanceof BootError) throw error
+    if (AppBootError.is(error)) throw error
     const entry = app.entries.find((item) => !item.disabled && item.fiber?.runtime?.Config === Config)
     const where = entry ? `entry "${entry.id}" (dsh-stdio-demo)` : 'dsh-stdio-demo'
     const message = oneLine(messageOf(error))
-    throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (${place}): ${message}`)
+    throw new AppBootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (${place}): ${message}`)
   }
 }

@@ -101,7 +101,7 @@ describe('piped stdin', () => {
     const app = new App([file])
     await app.until(() => app.stderr.includes('\n'), 'logging the refused registration')
     await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(app.stderr).toBe('[error] tools-static: ToolError: tool "twin" is already registered\n')
+    expect(app.stderr).toBe('[error] tools-static: ToolsError: tool "twin" is already registered\n')
     app.send('hello')
     const { code, stdout } = await app.finish()
     expect(code).toBe(0)

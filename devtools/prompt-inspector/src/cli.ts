@@ -1,5 +1,5 @@
 import { PROVIDER_IDS, isProviderId, type ProviderId } from 'dsh-llm'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 
 /** Quiet time after the last tool or prompt change before an app counts as settled, in ms. */
 export const DEFAULT_SETTLE_MS = 200
@@ -93,17 +93,17 @@ export function parseArgs(argv: readonly string[]): Command {
     else if (flag === '--open' && inline === undefined) open = true
     else if (flag === '--out') {
       out = inline ?? argv[++index]
-      if (!out) throw new PromptCliError('USAGE', '--out needs a file name, e.g. --out session.html')
+      if (!out) throw new PromptInspectorError('USAGE', '--out needs a file name, e.g. --out session.html')
     } else if (flag === '--provider') {
       const value = inline ?? argv[++index]
-      if (!isProviderId(value)) throw new PromptCliError('USAGE', `--provider expects a provider profile, got ${value === undefined ? 'nothing' : JSON.stringify(value)}; valid: ${PROVIDER_IDS.join(', ')}`)
+      if (!isProviderId(value)) throw new PromptInspectorError('USAGE', `--provider expects a provider profile, got ${value === undefined ? 'nothing' : JSON.stringify(value)}; valid: ${PROVIDER_IDS.join(', ')}`)
       provider = value
     } else if (flag === '--cache-ttl') {
       cacheTtl = inline ?? argv[++index]
-      if (!cacheTtl) throw new PromptCliError('USAGE', '--cache-ttl needs a lifetime name, e.g. --cache-ttl 1h')
+      if (!cacheTtl) throw new PromptInspectorError('USAGE', '--cache-ttl needs a lifetime name, e.g. --cache-ttl 1h')
     } else if (flag === '--max-tool-bytes') {
       const value = inline ?? argv[++index]
-      if (value === undefined || !/^[1-9]\d{0,8}$/.test(value)) throw new PromptCliError('USAGE', `--max-tool-bytes expects a whole number of bytes from 1 to 999999999, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`)
+      if (value === undefined || !/^[1-9]\d{0,8}$/.test(value)) throw new PromptInspectorError('USAGE', `--max-tool-bytes expects a whole number of bytes from 1 to 999999999, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`)
       maxToolBytes = Number(value)
     }
     else if (flag === '--settle') {
@@ -115,30 +115,30 @@ export function parseArgs(argv: readonly string[]): Command {
       pg.schema = parseName(flag, inline ?? argv[++index], /^[a-z_][a-z0-9_]{0,62}$/, 'lower case letters, digits and "_", e.g. dsh')
     } else {
       const what = OPTIONS.includes(flag) ? `option ${flag} takes no value` : `unknown option ${JSON.stringify(arg)}`
-      throw new PromptCliError('USAGE', `${what}; valid options: ${VALID_OPTIONS} (see dsh-prompt --help)`)
+      throw new PromptInspectorError('USAGE', `${what}; valid options: ${VALID_OPTIONS} (see dsh-prompt --help)`)
     }
   }
   if (help) return { command: 'help' }
   const [command, ...rest] = positional
-  if (command === undefined) throw new PromptCliError('USAGE', `missing command; valid commands: ${COMMANDS.join(', ')} (see dsh-prompt --help)`)
+  if (command === undefined) throw new PromptInspectorError('USAGE', `missing command; valid commands: ${COMMANDS.join(', ')} (see dsh-prompt --help)`)
   if (command === 'inspect') {
-    if (rest.length !== 1) throw new PromptCliError('USAGE', `inspect takes one app file, got ${describeCount(rest)}; usage: dsh-prompt inspect <cordis.yml> [--json]`)
+    if (rest.length !== 1) throw new PromptInspectorError('USAGE', `inspect takes one app file, got ${describeCount(rest)}; usage: dsh-prompt inspect <cordis.yml> [--json]`)
     return { command, file: rest[0], json, settleMs }
   }
   if (command === 'diff') {
-    if (rest.length !== 2) throw new PromptCliError('USAGE', `diff takes two inputs, got ${describeCount(rest)}; usage: dsh-prompt diff <a> <b> [--json]`)
+    if (rest.length !== 2) throw new PromptInspectorError('USAGE', `diff takes two inputs, got ${describeCount(rest)}; usage: dsh-prompt diff <a> <b> [--json]`)
     return { command, a: rest[0], b: rest[1], json, settleMs, pg }
   }
   if (command === 'view') {
-    if (rest.length !== 1) throw new PromptCliError('USAGE', `view takes one session, got ${describeCount(rest)}; usage: dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open]`)
-    if (cacheTtl !== undefined && provider === undefined) throw new PromptCliError('USAGE', '--cache-ttl needs --provider: a lifetime belongs to a provider profile')
+    if (rest.length !== 1) throw new PromptInspectorError('USAGE', `view takes one session, got ${describeCount(rest)}; usage: dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open]`)
+    if (cacheTtl !== undefined && provider === undefined) throw new PromptInspectorError('USAGE', '--cache-ttl needs --provider: a lifetime belongs to a provider profile')
     return { command, input: rest[0], out, open, json, pg, ...provider && { provider }, ...cacheTtl !== undefined && { cacheTtl } }
   }
   if (command === 'lint') {
-    if (rest.length !== 1) throw new PromptCliError('USAGE', `lint takes one app file, got ${describeCount(rest)}; usage: dsh-prompt lint <cordis.yml> [--json]`)
+    if (rest.length !== 1) throw new PromptInspectorError('USAGE', `lint takes one app file, got ${describeCount(rest)}; usage: dsh-prompt lint <cordis.yml> [--json]`)
     return { command, file: rest[0], json, settleMs, maxToolBytes }
   }
-  throw new PromptCliError('USAGE', `unknown command ${JSON.stringify(command)}; valid commands: ${COMMANDS.join(', ')} (see dsh-prompt --help)`)
+  throw new PromptInspectorError('USAGE', `unknown command ${JSON.stringify(command)}; valid commands: ${COMMANDS.join(', ')} (see dsh-prompt --help)`)
 }
 
 function splitFlag(arg: string): [string, string | undefined] {
@@ -147,16 +147,16 @@ function splitFlag(arg: string): [string, string | undefined] {
 }
 
 function parseMs(value: string | undefined): number {
-  if (value === undefined) throw new PromptCliError('USAGE', '--settle needs a value in milliseconds, e.g. --settle 300')
+  if (value === undefined) throw new PromptInspectorError('USAGE', '--settle needs a value in milliseconds, e.g. --settle 300')
   if (!/^\d+$/.test(value) || Number(value) > 600_000) {
-    throw new PromptCliError('USAGE', `--settle expects a whole number of milliseconds from 0 to 600000, got ${JSON.stringify(value)}`)
+    throw new PromptInspectorError('USAGE', `--settle expects a whole number of milliseconds from 0 to 600000, got ${JSON.stringify(value)}`)
   }
   return Number(value)
 }
 
 function parseName(flag: string, value: string | undefined, pattern: RegExp, valid: string): string {
   if (value === undefined || !pattern.test(value)) {
-    throw new PromptCliError('USAGE', `${flag} expects ${valid}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`)
+    throw new PromptInspectorError('USAGE', `${flag} expects ${valid}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`)
   }
   return value
 }

@@ -1,12 +1,12 @@
 import type { Context } from 'cordis'
-import { BootError, boot, readAppFile } from 'dsh-app-boot'
+import { AppBootError, boot, readAppFile } from 'dsh-app-boot'
 import type { BootedApp, LogLevel } from 'dsh-app-boot'
 import type {} from 'dsh-agent-loop'
-import { renderContextSections, renderPrompt, type ContextSnapshotSection } from 'dsh-system-prompt'
+import { renderContextSections, renderPrompt, SystemPromptError, type ContextSnapshotSection } from 'dsh-system-prompt'
 import type { AssembleContext, PromptInspection } from 'dsh-system-prompt'
 import type { RequestHeader } from 'dsh-session'
 import { DEFAULT_SETTLE_MS } from './cli.ts'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 import { fingerprint, type Fingerprint } from './fingerprint.ts'
 import { findOwners } from './owners.ts'
 import { explainPositions, type ToolPosition } from './reasons.ts'
@@ -67,7 +67,7 @@ export async function withSettledApp<T>(options: InspectOptions & { text?: strin
   try {
     app = await boot({ file: options.file, text: options.text, resolve: resolverFor(options.file), logLevel: logLevel(), inspection: true })
   } catch (error) {
-    if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
+    if (AppBootError.is(error)) throw new PromptInspectorError('BOOT', error.message, { cause: error })
     throw error
   }
   try {
@@ -87,7 +87,7 @@ export async function readApp(file: string): Promise<string> {
   try {
     return await readAppFile(file)
   } catch (error) {
-    if (error instanceof BootError) throw new PromptCliError('BOOT', error.message, { cause: error })
+    if (AppBootError.is(error)) throw new PromptInspectorError('BOOT', error.message, { cause: error })
     throw error
   }
 }
@@ -102,7 +102,7 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
   const ctx: Context = app.ctx
   const systemPrompt = ctx.get('systemPrompt')
   if (!systemPrompt) {
-    throw new PromptCliError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to inspect`)
+    throw new PromptInspectorError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to inspect`)
   }
   const context = loopContext(ctx)
   let inspection: PromptInspection
@@ -115,7 +115,7 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
     sections = renderSections(inspection.assembly, inspection.sectionOrders)
     runtimeContext = renderContextSections(inspection.assembly)
   } catch (error) {
-    if (error instanceof Error && error.name === 'SystemPromptError') throw new PromptCliError('MISCONFIGURED', error.message, { cause: error })
+    if (SystemPromptError.is(error)) throw new PromptInspectorError('MISCONFIGURED', error.message, { cause: error })
     throw error
   }
   const { assembly, canonical, toolOrder } = inspection

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { invalidUtf8Offset, isUtf8CutAtEnd, lineAt } from 'dsh-core'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 
 /**
  * A session log's text. Bytes that are not UTF-8 fail naming the line and byte offset (never U+FFFD in an
@@ -12,11 +12,11 @@ export async function readLogText(path: string, what = path): Promise<string> {
   try {
     bytes = await readFile(path)
   } catch (error) {
-    throw new PromptCliError('INPUT', `${what}: cannot read session log: ${(error as Error).message}`, { cause: error })
+    throw new PromptInspectorError('INPUT', `${what}: cannot read session log: ${(error as Error).message}`, { cause: error })
   }
   const offset = invalidUtf8Offset(bytes)
   if (offset !== undefined && !isUtf8CutAtEnd(bytes)) {
-    throw new PromptCliError('INPUT', `${path}:${lineAt(bytes, offset)}: not valid UTF-8 at byte offset ${offset}`)
+    throw new PromptInspectorError('INPUT', `${path}:${lineAt(bytes, offset)}: not valid UTF-8 at byte offset ${offset}`)
   }
   return bytes.toString('utf8')
 }
@@ -35,7 +35,7 @@ export function eachJsonLine(text: string, path: string, visit: (value: unknown,
       value = JSON.parse(raw)
     } catch (error) {
       if (index === lines.length - 1) return
-      throw new PromptCliError('INPUT', `${path}:${index + 1}: not a JSON event: ${(error as Error).message}`)
+      throw new PromptInspectorError('INPUT', `${path}:${index + 1}: not a JSON event: ${(error as Error).message}`)
     }
     visit(value, index + 1)
   })

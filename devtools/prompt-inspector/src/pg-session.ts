@@ -1,6 +1,6 @@
 import { readSessionEvents } from 'dsh-session-postgres'
 import type { PgInputOptions } from './cli.ts'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 import { type LoggedHeader, headerOfEvent, pickHeader } from './session-file.ts'
 
 /**
@@ -16,8 +16,8 @@ export async function readPgSessionHeader(id: string, options: PgInputOptions, s
       if (header) headers.push(header)
     }
   } catch (error) {
-    if (error instanceof PromptCliError) throw error
-    throw new PromptCliError('INPUT', `${where}: ${(error as Error).message}`, { cause: error })
+    if (PromptInspectorError.is(error)) throw error
+    throw new PromptInspectorError('INPUT', `${where}: ${(error as Error).message}`, { cause: error })
   }
   return pickHeader(headers, where, seq)
 }

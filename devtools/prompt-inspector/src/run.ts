@@ -1,7 +1,7 @@
 import { boundLines } from './bounded-lines.ts'
 import { USAGE, parseArgs } from './cli.ts'
 import { diffPrefixes } from './diff.ts'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 import { fingerprint } from './fingerprint.ts'
 import { inspectApp } from './inspect.ts'
 import { renderDiff, renderInspection } from './render.ts'
@@ -46,7 +46,7 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
     // like diff(1), a diff or lint that could not run exits 2, so 1 always means "differ" / "found something"
     const first = argv.find((arg) => !arg.startsWith('-'))
     const code = first === 'diff' || first === 'lint' ? 2 : 1
-    if (error instanceof PromptCliError) return { code, stdout: '', stderr: `${boundLines(error.message.trimEnd())}\n` }
+    if (PromptInspectorError.is(error)) return { code, stdout: '', stderr: `${boundLines(error.message.trimEnd())}\n` }
     const text = error instanceof Error ? error.stack ?? error.message : String(error)
     return { code, stdout: '', stderr: `dsh-prompt: unexpected error: ${text}\n` }
   }

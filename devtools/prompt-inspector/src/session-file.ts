@@ -1,5 +1,5 @@
 import type { RequestHeader } from 'dsh-session'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 import { eachJsonLine, readLogText } from './log-text.ts'
 
 /** A `request/header` event read from a session log. */
@@ -25,13 +25,13 @@ export async function readSessionHeader(path: string, seq?: number): Promise<Log
 export function pickHeader(headers: readonly LoggedHeader[], where: string, seq?: number): LoggedHeader {
   if (seq === undefined) {
     const last = headers[headers.length - 1]
-    if (!last) throw new PromptCliError('INPUT', `${where}: no request/header event in this session log`)
+    if (!last) throw new PromptInspectorError('INPUT', `${where}: no request/header event in this session log`)
     return last
   }
   const found = headers.find((header) => header.seq === seq)
   if (!found) {
     const seqs = headers.map((header) => header.seq).join(', ') || '(none)'
-    throw new PromptCliError('INPUT', `${where}: no request/header event with seq ${seq}; request/header seqs: ${seqs}`)
+    throw new PromptInspectorError('INPUT', `${where}: no request/header event with seq ${seq}; request/header seqs: ${seqs}`)
   }
   return found
 }
@@ -42,10 +42,10 @@ export function pickHeader(headers: readonly LoggedHeader[], where: string, seq?
  */
 export function headerOfEvent(event: any, where: string, line: number | null): LoggedHeader | undefined {
   if (!event || typeof event !== 'object' || event.type !== 'request/header') return undefined
-  if (!Number.isSafeInteger(event.seq)) throw new PromptCliError('INPUT', `${where}: request/header event has no integer seq, got ${JSON.stringify(event.seq)}`)
+  if (!Number.isSafeInteger(event.seq)) throw new PromptInspectorError('INPUT', `${where}: request/header event has no integer seq, got ${JSON.stringify(event.seq)}`)
   const header = event.data?.header
   const problem = headerProblem(header)
-  if (problem) throw new PromptCliError('INPUT', `${where}: request/header seq ${event.seq}: ${problem}`)
+  if (problem) throw new PromptInspectorError('INPUT', `${where}: request/header seq ${event.seq}: ${problem}`)
   const { turn, step, reason } = event.data
   return {
     seq: event.seq,

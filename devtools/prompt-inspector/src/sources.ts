@@ -1,6 +1,6 @@
 import type { RequestHeader } from 'dsh-session'
 import { DEFAULT_PG_SCHEMA, DEFAULT_PG_URL_ENV, type PgInputOptions } from './cli.ts'
-import { PromptCliError } from './errors.ts'
+import { PromptInspectorError } from './errors.ts'
 import { inspectApp } from './inspect.ts'
 import type { RenderedSection } from './sections.ts'
 import { readPgSessionHeader } from './pg-session.ts'
@@ -31,7 +31,7 @@ export async function loadSource(input: string, settleMs?: number, pg: PgInputOp
   if (stored) {
     const [, id, seqText] = stored
     if (!SESSION_ID.test(id!)) {
-      throw new PromptCliError('INPUT', `${input}: bad session id ${JSON.stringify(id)}; write pg:ID with ID 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
+      throw new PromptInspectorError('INPUT', `${input}: bad session id ${JSON.stringify(id)}; write pg:ID with ID 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
     }
     const { header, ...event } = await readPgSessionHeader(id!, pg, parseSeq(input, seqText, 'pg:ID#SEQ'))
     return { input, kind: 'session', header, sections: null, event }
@@ -47,13 +47,13 @@ export async function loadSource(input: string, settleMs?: number, pg: PgInputOp
     const inspection = await inspectApp({ file: input, settleMs })
     return { input, kind: 'app', header: inspection.header, sections: inspection.sections, event: null }
   }
-  throw new PromptCliError('INPUT', `${input}: unknown input; expected an app file (.yml, .yaml), a session log (.jsonl, optionally file.jsonl#SEQ) or pg:SESSION-ID[#SEQ]`)
+  throw new PromptInspectorError('INPUT', `${input}: unknown input; expected an app file (.yml, .yaml), a session log (.jsonl, optionally file.jsonl#SEQ) or pg:SESSION-ID[#SEQ]`)
 }
 
 function parseSeq(input: string, seqText: string | undefined, form: string): number | undefined {
   if (seqText === undefined) return undefined
   if (!/^[1-9]\d*$/.test(seqText) || !Number.isSafeInteger(Number(seqText))) {
-    throw new PromptCliError('INPUT', `${input}: bad seq ${JSON.stringify(seqText)}; write ${form} with SEQ a positive integer`)
+    throw new PromptInspectorError('INPUT', `${input}: bad seq ${JSON.stringify(seqText)}; write ${form} with SEQ a positive integer`)
   }
   return Number(seqText)
 }

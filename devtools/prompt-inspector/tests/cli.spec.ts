@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PromptCliError } from '../src/index.ts'
+import { PromptInspectorError } from '../src/index.ts'
 import { DEFAULT_SETTLE_MS, parseArgs } from '../src/cli.ts'
 import { runBin, tempDir } from './setup.ts'
 
@@ -47,6 +47,6 @@ describe('dsh-prompt arguments', () => {
   })
 
   it.each(['-1', '1.5', '600001', ''])('refuses --settle %j', (value) => {
-    expect(() => parseArgs(['inspect', 'a.yml', `--settle=${value}`])).toThrow(PromptCliError)
+    expect(() => parseArgs(['inspect', 'a.yml', `--settle=${value}`])).toThrow(PromptInspectorError)
   })
 })

@@ -162,7 +162,7 @@ describe('dsh-prompt inspect', () => {
     expect(`${results[0].error}\n`).toBe(stderr)
   })
 
-  it('fails with the one BootError line when an entry cannot load', async () => {
+  it('fails with the one AppBootError line when an entry cannot load', async () => {
     const dir = await tempDir()
     await writeApp(dir, 'app.yml', [spineEntry(), { id: 'x', name: 'dsh-no-such-plugin' }])
     const missing = await runBin(['inspect', 'app.yml'], dir)

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { BootError, boot } from 'dsh-app-boot'
+import { AppBootError, boot } from 'dsh-app-boot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resolverFor } from '../src/resolve.ts'
 import { spineEntry, tempDir, writeApp } from './setup.ts'
@@ -50,7 +50,7 @@ describe('an HTTP model adapter in an app booted for inspection (what dsh-prompt
   it('fails the boot without the key when not inspecting, as the bins do', async () => {
     const file = await appFile(server.origin)
     const booted = boot({ file, resolve: resolverFor(file), logLevel: 'silent' })
-    await expect(booted).rejects.toBeInstanceOf(BootError)
+    await expect(booted).rejects.toBeInstanceOf(AppBootError)
     await expect(booted).rejects.toThrow(`entry "model" (dsh-llm-openai): failed to start: environment variable ${UNSET} is not set `
       + '(needed by dsh-llm-openai for model test-model); export it, or disable this entry')
   })

@@ -4,6 +4,7 @@ import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
 import { AgentLoopError } from './errors.ts'
 import { estimateFill, estimateKept } from './fill.ts'
 import type { HeaderLog } from './header.ts'
+import { nextRequest } from './reconstruct.ts'
 import type { Turn } from './turn.ts'
 
 /** The model-facing request without its signal, as the loop builds it from the log. */
@@ -51,7 +52,7 @@ export async function compact(input: CompactionInput): Promise<CompactionOutcome
     response = await collect(llm.stream(options))
   } catch (error) {
     if (signal.aborted) throw new CompactionCancelled()
-    if (timeout.aborted || (error instanceof LlmError && error.code === 'CANCELLED')) {
+    if (timeout.aborted || LlmError.is(error, 'CANCELLED')) {
       return { ok: false, error: `the compaction request timed out after ${timeoutMs} ms` }
     }
     return { ok: false, error: `the compaction request failed: ${messageOf(error)}` }
@@ -130,6 +131,18 @@ export class Compactor {
       ? { type: 'compaction', turn, step, reason, throughSeq, ...outcome.usage && { usage: outcome.usage } }
       : { type: 'compaction', turn, step, reason, error: outcome.error })
     return outcome
+  }
+
+  /** `Agent.compact()`: everything logged so far, once the log is flushed. A failure is the outcome, never a rejection. */
+  async manual(current: Turn, llm: Pick<LlmRoute, 'stream'>): Promise<CompactionOutcome> {
+    try {
+      await this.session.flushed()
+      const outcome = await this.run(current, llm, 'manual', this.session.lastSeq, nextRequest(this.session))
+      await this.session.flushed()
+      return outcome
+    } catch (error) {
+      return { ok: false, error: error instanceof CompactionCancelled ? 'the compaction was cancelled' : messageOf(error) }
+    }
   }
 
   /** True when a message that was not refused was logged after the last compaction and at or before `throughSeq`. */

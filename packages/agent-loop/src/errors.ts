@@ -5,5 +5,6 @@ export type AgentLoopErrorCode = 'BUSY' | 'INVALID_PROMPT' | 'UNKNOWN_AGENT' | '
 
 /** The one error class of dsh-agent-loop. */
 export class AgentLoopError extends CodedError<AgentLoopErrorCode> {
+  static override readonly marker = 'dsh-agent-loop'
   override name = 'AgentLoopError'
 }

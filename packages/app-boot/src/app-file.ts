@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path'
-import { BootError, showValue } from './errors.ts'
+import { AppBootError, showValue } from './errors.ts'
 import { resolveConfigPaths, resolvePluginName } from './relative-paths.ts'
 import { decodeAppFile, parseYaml } from './yaml-text.ts'
 
@@ -28,7 +28,7 @@ export function displayPath(file: string): string {
 /**
  * Reads an app file: a YAML list of `{ id, name, config?, disabled? }`. Strings starting with `./` or
  * `../` in `name` and anywhere in `config` are resolved against the file's folder. Any problem is one
- * `BootError` naming the file, the entry (1-based index and id) and the bad value.
+ * `AppBootError` naming the file, the entry (1-based index and id) and the bad value.
  */
 export async function loadAppFile(file: string): Promise<AppEntry[]> {
   return parseAppFile(await readAppFile(file), file)
@@ -36,7 +36,7 @@ export async function loadAppFile(file: string): Promise<AppEntry[]> {
 
 /**
  * The text of an app file, read once (a FIFO such as `<(cat app.yml)` can be read only once): strict
- * UTF-8, its BOM dropped. Unreadable or not UTF-8 is one `BootError` naming the file.
+ * UTF-8, its BOM dropped. Unreadable or not UTF-8 is one `AppBootError` naming the file.
  */
 export async function readAppFile(file: string): Promise<string> {
   const shown = displayPath(file)
@@ -44,7 +44,7 @@ export async function readAppFile(file: string): Promise<string> {
   try {
     bytes = await readFile(file)
   } catch (error) {
-    throw new BootError('APP_FILE_UNREADABLE', `${shown}: cannot read app file: ${(error as Error).message}`)
+    throw new AppBootError('APP_FILE_UNREADABLE', `${shown}: cannot read app file: ${(error as Error).message}`)
   }
   return decodeAppFile(bytes, shown)
 }
@@ -58,7 +58,7 @@ export function parseAppFile(text: string, file: string): AppEntry[] {
   if (!Array.isArray(document)) {
     const empty = document == null && !/\S/.test(text.replace(/#.*$/gm, ''))
     const got = empty ? 'an empty file' : showValue(document)
-    throw new BootError('NOT_A_LIST', `${shown}: expected a list of entries { id, name, config?, disabled? } at the top level, got ${got}`)
+    throw new AppBootError('NOT_A_LIST', `${shown}: expected a list of entries { id, name, config?, disabled? } at the top level, got ${got}`)
   }
 
   const baseDir = dirname(resolvePath(file))
@@ -67,7 +67,7 @@ export function parseAppFile(text: string, file: string): AppEntry[] {
     const position = index + 1
     const fail = (code: 'INVALID_ENTRY' | 'DUPLICATE_ID', problem: string, id?: string): never => {
       const label = id === undefined ? `entry #${position}` : `entry #${position} "${id}"`
-      throw new BootError(code, `${shown}: ${label}: ${problem}`)
+      throw new AppBootError(code, `${shown}: ${label}: ${problem}`)
     }
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
       return fail('INVALID_ENTRY', `expected a mapping { id, name, config?, disabled? }, got ${showValue(item)}`)

@@ -7,7 +7,7 @@ import type { Fiber } from 'cordis'
 import { Entry, Loader } from 'cordisjs-plugin-loader'
 import { displayPath, loadAppFile, parseAppFile } from './app-file.ts'
 import type { AppEntry } from './app-file.ts'
-import { BootError } from './errors.ts'
+import { AppBootError } from './errors.ts'
 import type { BootFailure } from './errors.ts'
 import { findFailures, shownName } from './failures.ts'
 import { oneLine } from 'dsh-core'
@@ -90,7 +90,7 @@ export interface StartingApp {
   ctx: Context
   /** The startup barrier (also `ctx.readiness`): `pending()` names what the app is still waiting for. */
   readiness: Readiness
-  /** Resolves when the app is ready; rejects with one `BootError` (the app is then disposed) when an entry failed. */
+  /** Resolves when the app is ready; rejects with one `AppBootError` (the app is then disposed) when an entry failed. */
   ready: Promise<BootedApp>
   /** Resolves with the service `name` once an entry provides it, or with undefined if the app got ready (or failed) without it. */
   whenProvided<K extends keyof Context & string>(name: K): Promise<Context[K] | undefined>
@@ -100,7 +100,7 @@ export interface StartingApp {
 /**
  * Boots an app file with the Cordis v4 loader and resolves when the app is ready: every entry has
  * started, or the startup timeout passed (entries still starting are named in one warning line and join
- * later). Any failure before that is one `BootError` naming the file, the entry and the underlying message.
+ * later). Any failure before that is one `AppBootError` naming the file, the entry and the underlying message.
  */
 export async function boot(options: BootOptions): Promise<BootedApp> {
   return (await startApp(options)).ready
@@ -217,11 +217,11 @@ export async function startApp(options: BootOptions): Promise<StartingApp> {
     if (failures.length) {
       await dispose()
       const message = failures.map((failure) => `${shown}: ${failure.message}`).join('\n')
-      throw new BootError(failures[0].code, message, failures)
+      throw new AppBootError(failures[0].code, message, failures)
     }
     if (late.length && options.frontDoor && ctx.get(options.frontDoor.service, false) === undefined) {
       await dispose()
-      throw new BootError('MISSING_SERVICE', `${shown}: ${stillStarting(timeoutMs, late, options.frontDoor.plugin)}`)
+      throw new AppBootError('MISSING_SERVICE', `${shown}: ${stillStarting(timeoutMs, late, options.frontDoor.plugin)}`)
     }
     if (late.length) {
       ctx.logger('app-boot').warn(timeoutWarning(timeoutMs, late))
@@ -270,6 +270,6 @@ function specifierOf(entry: AppEntry, file: string, resolve: (name: string) => s
       message: `entry "${entry.id}" (${entry.name}): cannot resolve plugin: ${oneLine(error instanceof Error ? error.message : String(error))}`,
       cause: error,
     }
-    throw new BootError(failure.code, `${shown}: ${failure.message}`, [failure])
+    throw new AppBootError(failure.code, `${shown}: ${failure.message}`, [failure])
   }
 }

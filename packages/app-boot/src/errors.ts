@@ -1,7 +1,7 @@
 import { CodedError } from 'dsh-core'
 
 /** Every way booting an app file can fail; tests and callers switch on `code`. */
-export type BootErrorCode =
+export type AppBootErrorCode =
   | 'APP_FILE_UNREADABLE'
   | 'INVALID_ENCODING'
   | 'YAML_SYNTAX'
@@ -17,7 +17,7 @@ export type BootErrorCode =
 
 /** One entry that did not come up, as found after `loader.await()`. */
 export interface BootFailure {
-  code: BootErrorCode
+  code: AppBootErrorCode
   /** The entry id from the app file. */
   entry: string
   /** One line: the entry id, its plugin name and what went wrong. */
@@ -27,10 +27,11 @@ export interface BootFailure {
 }
 
 /** The one error class of dsh-app-boot. The message names the app file, the entry and the bad value. */
-export class BootError extends CodedError<BootErrorCode> {
-  override name = 'BootError'
+export class AppBootError extends CodedError<AppBootErrorCode> {
+  static override readonly marker = 'dsh-app-boot'
+  override name = 'AppBootError'
   constructor(
-    code: BootErrorCode,
+    code: AppBootErrorCode,
     message: string,
     /** Every failure found, in app-file order; empty for errors found while reading the file. */
     public readonly failures: readonly BootFailure[] = [],

@@ -1,16 +1,17 @@
 import type { Context, Fiber } from 'cordis'
 import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
-import type { BootErrorCode, BootFailure } from './errors.ts'
+import type { AppBootErrorCode, BootFailure } from './errors.ts'
 import { findUnknownKey } from './config-keys.ts'
 import { oneLine } from 'dsh-core'
+import Schema from 'schemastery'
 
 // FiberState is a const enum in cordis's types; isolatedModules forbids reading it across packages.
 const PENDING = 0
 
 /** cordis wraps schema issues as "invalid config:\n  - <issue> (at <path>)"; keep the issues only. */
-export function describeError(error: unknown): { code: BootErrorCode; text: string } {
-  if (error instanceof Error && error.name === 'ValidationError') {
+export function describeError(error: unknown): { code: AppBootErrorCode; text: string } {
+  if (Schema.ValidationError.is(error)) {
     const issues = error.message.split('\n').slice(1).map((line) => {
       const issue = line.trim().replace(/^- /, '')
       // schemastery issues already start with their "$.path"; the suffix would repeat it
@@ -24,7 +25,7 @@ export function describeError(error: unknown): { code: BootErrorCode; text: stri
 
 /** Why the loader could not even plug an entry: its module failed to import, or exported no plugin. */
 export interface LoadError {
-  code: BootErrorCode
+  code: AppBootErrorCode
   error: unknown
 }
 
@@ -70,7 +71,7 @@ export async function findFailures(
   }
 
   const failures: BootFailure[] = []
-  const add = (code: BootErrorCode, entry: AppEntry, text: string, cause?: unknown) => {
+  const add = (code: AppBootErrorCode, entry: AppEntry, text: string, cause?: unknown) => {
     failures.push({ code, entry: entry.id, message: `entry "${entry.id}" (${shownName(entry.name)}): ${text}`, cause })
   }
   for (const entry of entries) {

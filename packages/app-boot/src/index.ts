@@ -10,5 +10,5 @@ export { activeConditions, resolveBarePlugin, resolvePluginPath } from './plugin
 export { runMain } from './run-main.ts'
 export type { Stoppable } from './run-main.ts'
 export type { LogLevel } from './stderr-log.ts'
-export { BootError } from './errors.ts'
-export type { BootErrorCode, BootFailure } from './errors.ts'
+export { AppBootError } from './errors.ts'
+export type { AppBootErrorCode, BootFailure } from './errors.ts'

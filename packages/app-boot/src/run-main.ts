@@ -1,4 +1,4 @@
-import { BootError } from './errors.ts'
+import { AppBootError } from './errors.ts'
 
 /** What `runMain` can stop on a signal: a booted app, or anything else with `dispose()`. */
 export interface Stoppable {
@@ -6,14 +6,14 @@ export interface Stoppable {
 }
 
 /**
- * Runs a bin's `main()`. A `BootError` prints its message alone on stderr and exits 1; any other error
+ * Runs a bin's `main()`. A `AppBootError` prints its message alone on stderr and exits 1; any other error
  * prints its stack and exits 1. SIGINT and SIGTERM dispose what `main()` returned (so plugins flush) and
  * exit 0; a signal during boot stops the app as soon as it is up, or at once once `main` handed it over
  * early with `stopWith(app)` (say a starting app); a second signal exits 1 at once.
  */
 export function runMain(main: (stopWith: (app: Stoppable) => void) => Promise<Stoppable | void> | Stoppable | void): void {
   const fail = (error: unknown) => {
-    const text = error instanceof BootError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)
+    const text = AppBootError.is(error) ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)
     process.stderr.write(`${text}\n`)
     process.exit(1)
   }

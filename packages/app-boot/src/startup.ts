@@ -2,7 +2,7 @@ import type { Context, Fiber } from 'cordis'
 import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import { MAX_TIMER_MS } from 'dsh-core'
-import { BootError, showValue } from './errors.ts'
+import { AppBootError, showValue } from './errors.ts'
 import type { PendingEntry } from './readiness.ts'
 
 /** The startup timeout when neither `startupTimeoutMs` nor `DSH_STARTUP_TIMEOUT_MS` sets one. */
@@ -12,17 +12,17 @@ export const STARTUP_TIMEOUT_ENV = 'DSH_STARTUP_TIMEOUT_MS'
 // FiberState is a const enum in cordis's types; isolatedModules forbids reading it across packages.
 const PENDING = 0
 
-/** The startup timeout from the boot option, else the environment, else the default; a bad value is a BootError. */
+/** The startup timeout from the boot option, else the environment, else the default; a bad value is a AppBootError. */
 export function startupTimeoutMs(option: number | undefined, env = process.env[STARTUP_TIMEOUT_ENV]): number {
   const expected = `expected a whole number of milliseconds from 0 to ${MAX_TIMER_MS} (a Node timer fires a longer one at once), e.g. ${DEFAULT_STARTUP_TIMEOUT_MS}`
   if (option !== undefined) {
     if (Number.isInteger(option) && option >= 0 && option <= MAX_TIMER_MS) return option
-    throw new BootError('INVALID_OPTION', `invalid startupTimeoutMs ${showValue(option)}; ${expected}`)
+    throw new AppBootError('INVALID_OPTION', `invalid startupTimeoutMs ${showValue(option)}; ${expected}`)
   }
   if (env === undefined || env === '') return DEFAULT_STARTUP_TIMEOUT_MS
   const digits = env.trim()
   if (/^\d+$/.test(digits) && Number(digits) <= MAX_TIMER_MS) return Number(digits)
-  throw new BootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${showValue(env)}; ${expected}`)
+  throw new AppBootError('INVALID_OPTION', `invalid ${STARTUP_TIMEOUT_ENV} ${showValue(env)}; ${expected}`)
 }
 
 /**

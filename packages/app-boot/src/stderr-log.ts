@@ -1,6 +1,6 @@
 import { Logger } from 'cordis'
 import type { Exporter, Message } from 'cordis'
-import { BootError, showValue } from './errors.ts'
+import { AppBootError, showValue } from './errors.ts'
 import { oneLine } from 'dsh-core'
 
 /** How much the app logs to stderr. `silent` writes nothing. */
@@ -8,15 +8,15 @@ export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
 
 const LEVELS: Record<LogLevel, number> = { silent: -1, error: 0, warn: 1, info: 2, debug: 3 }
 
-/** Turns a level name into cordis's number; a wrong name is a BootError listing the valid ones. */
+/** Turns a level name into cordis's number; a wrong name is a AppBootError listing the valid ones. */
 export function logLevelNumber(level: string): number {
   if (Object.hasOwn(LEVELS, level)) return LEVELS[level as LogLevel]
-  throw new BootError('INVALID_OPTION', `unknown log level ${showValue(level)}; valid levels: ${Object.keys(LEVELS).join(', ')}`)
+  throw new AppBootError('INVALID_OPTION', `unknown log level ${showValue(level)}; valid levels: ${Object.keys(LEVELS).join(', ')}`)
 }
 
 /**
  * A cordis logger exporter that writes to stderr only: an ACP app's stdout carries protocol bytes.
- * While booting it holds back plugin errors, because a failed entry is reported once, as a BootError;
+ * While booting it holds back plugin errors, because a failed entry is reported once, as a AppBootError;
  * `release()` writes the held errors that were not reported (all of them at the debug level).
  */
 export class StderrLog {

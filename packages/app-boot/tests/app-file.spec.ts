@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { BootError, loadAppFile } from '../src/index.ts'
+import { AppBootError, loadAppFile } from '../src/index.ts'
 import { rejection, writeApp } from './setup.ts'
 
 describe('loadAppFile', () => {
@@ -85,10 +85,10 @@ describe('loadAppFile', () => {
     ['disabled that is not a boolean', '- { id: a, name: x, disabled: "yes" }\n', 'INVALID_ENTRY', ['"disabled" must be true or false, got "yes" (a string)']],
     ['a duplicate id', '- { id: a, name: x }\n- { id: b, name: y }\n- { id: a, name: z }\n', 'DUPLICATE_ID', ['entry #3 "a": duplicate id "a" (entry #1 has it too)']],
   ]
-  it.each(bad)('rejects %s with one BootError naming the file', async (_, text, code, parts) => {
+  it.each(bad)('rejects %s with one AppBootError naming the file', async (_, text, code, parts) => {
     const { file } = await writeApp(text)
     const error = await rejection(loadAppFile(file))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.code).toBe(code)
     expect(error.message.startsWith(`${file}: `)).toBe(true)
     for (const part of parts) expect(error.message).toContain(part)
@@ -108,6 +108,13 @@ describe('loadAppFile', () => {
     expect(performance.now() - started).toBeLessThan(1000)
     expect(error.code).toBe('YAML_SYNTAX')
     expect(error.message).toBe(`${file}: YAML aliases expand to more than 100 nodes; refusing the file (Excessive alias count indicates a resource exhaustion attack)`)
+  })
+
+  it('refuses an alias without its anchor at its line, not as an alias bomb', async () => {
+    const { file } = await writeApp('- id: a\n  name: x\n  config: { one: *nowhere }\n')
+    const error = await rejection(loadAppFile(file))
+    expect(error.code).toBe('YAML_SYNTAX')
+    expect(error.message).toBe(`${file}: line 3, column 18: alias "*nowhere" has no anchor "&nowhere" before it; define the anchor first`)
   })
 
   it('keeps a few aliases working', async () => {
@@ -173,7 +180,7 @@ describe('loadAppFile', () => {
   it('rejects a missing file with APP_FILE_UNREADABLE', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dsh-app-boot-'))
     const error = await rejection(loadAppFile(join(dir, 'nope.yml')))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.code).toBe('APP_FILE_UNREADABLE')
     expect(error.message).toContain(`${join(dir, 'nope.yml')}: cannot read app file: ENOENT`)
   })

@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BootError, boot } from '../src/index.ts'
+import { AppBootError, boot } from '../src/index.ts'
 import type { BootedApp } from '../src/index.ts'
 import type {} from './fixtures/probe.ts'
 import { resolveFixture } from './fixtures/names.ts'
@@ -21,7 +21,7 @@ async function start(text: string) {
 async function failure(text: string): Promise<{ error: any; file: string; dir: string }> {
   const { file, dir } = await writeApp(text)
   const error = await rejection(boot({ file, resolve: resolveFixture, logLevel: 'silent' }))
-  expect(error).toBeInstanceOf(BootError)
+  expect(error).toBeInstanceOf(AppBootError)
   return { error, file, dir }
 }
 
@@ -180,7 +180,7 @@ describe('boot failures', () => {
     else expect(error.message).toContain(message(file))
   })
 
-  it('reports every failed entry in one BootError, one line each, in file order', async () => {
+  it('reports every failed entry in one AppBootError, one line each, in file order', async () => {
     const { error, file } = await failure(`
 - { id: t, name: fixture-throws }
 - { id: ok, name: fixture-record }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BootError, activeConditions, boot } from '../src/index.ts'
+import { AppBootError, activeConditions, boot } from '../src/index.ts'
 import type { BootedApp } from '../src/index.ts'
 import { resolveFixture } from './fixtures/names.ts'
 import { rejection, writeApp } from './setup.ts'
@@ -67,7 +67,7 @@ describe('plugin names of an app file', () => {
   it('fails in one line naming both places when neither has the package', async () => {
     const { file, dir } = await writeApp('- { id: x, name: dsh-nowhere }\n')
     const error = await rejection(boot({ file, resolve: (name) => import.meta.resolve(name), logLevel: 'silent' }))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.code).toBe('UNKNOWN_PLUGIN')
     expect(error.message).toBe(`${file}: entry "x" (dsh-nowhere): cannot resolve plugin: cannot find package "dsh-nowhere" next to the app file `
       + `(node_modules of ${dir} or a folder above it) or among the app's own dependencies; install it next to the app file (npm i dsh-nowhere) or name a file or folder (./…)`)

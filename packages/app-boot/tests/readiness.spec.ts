@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BootError, DEFAULT_STARTUP_TIMEOUT_MS, boot, startApp } from '../src/index.ts'
+import { AppBootError, DEFAULT_STARTUP_TIMEOUT_MS, boot, startApp } from '../src/index.ts'
 import type { BootOptions, BootedApp, ReadyReport, StartingApp } from '../src/index.ts'
 import type {} from './fixtures/slow.ts'
 import { resolveFixture } from './fixtures/names.ts'
@@ -103,7 +103,7 @@ describe('the startup barrier', () => {
 
   it('fails the boot for an entry that failed before the timeout, as before', async () => {
     const error = await rejection(boot(await options('- { id: bad, name: fixture-slow, config: { startMs: 20, fail: no port } }\n', { logLevel: 'silent' })))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.message).toMatch(/entry "bad" \(fixture-slow\): failed to start: no port$/)
   })
 
@@ -125,7 +125,7 @@ describe('the startup barrier', () => {
   it.each([['abc'], ['-5'], ['1.5'], ['10s'], ['2147483648']])('refuses DSH_STARTUP_TIMEOUT_MS=%s, naming it and what is valid', async (value) => {
     vi.stubEnv('DSH_STARTUP_TIMEOUT_MS', value)
     const error = await rejection(boot(await options('- { id: fast, name: fixture-probe }\n')))
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     expect(error.code).toBe('INVALID_OPTION')
     expect(error.message).toBe(`invalid DSH_STARTUP_TIMEOUT_MS "${value}" (a string); expected a whole number of milliseconds from 0 to 2147483647 `
       + '(a Node timer fires a longer one at once), e.g. 15000')

@@ -1,5 +1,5 @@
 import { quote } from 'dsh-core'
-import { PromptCacheError } from './errors.ts'
+import { CacheBreakDetectorError } from './errors.ts'
 
 /**
  * What a provider's documentation says about its prompt cache, reduced to what a prediction needs. The
@@ -28,7 +28,7 @@ export const ANTHROPIC_LOOKBACK_BLOCKS = 20
 export function checkRules(rules: CacheRules): CacheRules {
   const whole = (value: unknown, least: number) => Number.isInteger(value) && (value as number) >= least
   const bad = (field: string, value: unknown, valid: string): never => {
-    throw new PromptCacheError('INVALID_RULES', `cache rules of profile ${quote(rules.profile)}: ${field} must be ${valid}, got ${quote(value)}`)
+    throw new CacheBreakDetectorError('INVALID_RULES', `cache rules of profile ${quote(rules.profile)}: ${field} must be ${valid}, got ${quote(value)}`)
   }
   if (rules.mechanism !== 'automatic' && rules.mechanism !== 'breakpoints') bad('mechanism', rules.mechanism, 'automatic or breakpoints')
   if (!whole(rules.unitTokens, 1)) bad('unitTokens', rules.unitTokens, 'a whole number >= 1')

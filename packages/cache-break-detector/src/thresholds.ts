@@ -1,5 +1,5 @@
 import { quote } from 'dsh-core'
-import { PromptCacheError } from './errors.ts'
+import { CacheBreakDetectorError } from './errors.ts'
 import type { DropThresholds } from './types.ts'
 
 /** A fall by half the previous read, and by at least 1024 tokens (about one provider cache block). */
@@ -19,10 +19,10 @@ export function isDropTokens(value: unknown): value is number {
 export function resolveThresholds(thresholds: Partial<DropThresholds> = {}): DropThresholds {
   const { minDropRatio = DEFAULT_THRESHOLDS.minDropRatio, minDropTokens = DEFAULT_THRESHOLDS.minDropTokens } = thresholds
   if (!isDropRatio(minDropRatio)) {
-    throw new PromptCacheError('INVALID_THRESHOLD', `minDropRatio must be a number greater than 0 and at most 1, got ${quote(minDropRatio)}`)
+    throw new CacheBreakDetectorError('INVALID_THRESHOLD', `minDropRatio must be a number greater than 0 and at most 1, got ${quote(minDropRatio)}`)
   }
   if (!isDropTokens(minDropTokens)) {
-    throw new PromptCacheError('INVALID_THRESHOLD', `minDropTokens must be a finite number of at least 0, got ${quote(minDropTokens)}`)
+    throw new CacheBreakDetectorError('INVALID_THRESHOLD', `minDropTokens must be a finite number of at least 0, got ${quote(minDropTokens)}`)
   }
   return { minDropRatio, minDropTokens }
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GenerateOptions, ToolUpdateMode } from 'dsh-llm'
 import type { RenderedSection } from 'dsh-system-prompt'
-import { PromptCacheError, classifyBreak, fingerprint, type CacheObservation } from '../src/index.ts'
+import { CacheBreakDetectorError, classifyBreak, fingerprint, type CacheObservation } from '../src/index.ts'
 
 const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })
 const TOOLS = [tool('alpha'), tool('beta'), tool('gamma')]
@@ -65,7 +65,7 @@ describe('classifyBreak: when', () => {
     [{ minDropTokens: Number.POSITIVE_INFINITY }, 'got Infinity'],
   ])('refuses thresholds %j', (thresholds, message) => {
     const run = () => classifyBreak(seen({ read: 5000 }), seen({ read: 0 }), thresholds as never)
-    expect(run).toThrow(PromptCacheError)
+    expect(run).toThrow(CacheBreakDetectorError)
     expect(run).toThrow(message)
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Context } from 'cordis'
 import LlmRuntime from 'dsh-llm'
-import PromptCache, { PromptCacheError } from '../src/index.ts'
+import PromptCache, { CacheBreakDetectorError } from '../src/index.ts'
 
 let ctx: Context
 afterEach(() => { ctx = undefined as never })

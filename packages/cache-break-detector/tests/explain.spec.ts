@@ -2,7 +2,7 @@ import type { ChatMessage, ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GenerateOptions } from 'dsh-llm'
-import { PromptCacheError, checkRules, classifyBreak, explainBreak, fingerprint, layoutOf, predictCacheRead, type CacheRules } from '../src/index.ts'
+import { CacheBreakDetectorError, checkRules, classifyBreak, explainBreak, fingerprint, layoutOf, predictCacheRead, type CacheRules } from '../src/index.ts'
 import { type CacheMark, type PrefixLayout } from '../src/layout.ts'
 import { type RuledObservation } from '../src/explain.ts'
 
@@ -159,7 +159,7 @@ describe('checkRules', () => {
     [{ ttlMs: 0 }, 'ttlMs must be a number of milliseconds > 0, got 0'],
     [{ lookbackBlocks: 1.5 }, 'lookbackBlocks must be a whole number >= 0, got 1.5'],
   ])('refuses %o naming the field and the valid values', (change, message) => {
-    expect(() => checkRules({ ...ANTHROPIC, ...change } as CacheRules)).toThrow(new PromptCacheError('INVALID_RULES', `cache rules of profile "anthropic": ${message}`))
+    expect(() => checkRules({ ...ANTHROPIC, ...change } as CacheRules)).toThrow(new CacheBreakDetectorError('INVALID_RULES', `cache rules of profile "anthropic": ${message}`))
   })
 
   it('accepts the documented rules', () => {

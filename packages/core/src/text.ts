@@ -50,13 +50,21 @@ export function listNames(names: Iterable<string>, limit = 50, maxBytes = LIST_M
 }
 
 /**
- * Text as one line: every run of whitespace that holds a line break becomes one space, the ends are
- * trimmed, other spacing is kept; past `max` characters it is cut and ends with `…`.
+ * Text as one line, the one rule for every line a person reads (an error, a tool's output, a session's title):
+ * every run of whitespace that holds a line break becomes one space and the ends are trimmed; other spacing
+ * is kept, so a value named in an error reads as it was given. Past `max` UTF-16 units it is cut, never inside
+ * a character (a surrogate pair), and ends with `…`.
  */
 export function oneLine(text: string, max = Infinity): string {
   const flat = text.trim().replace(/\s*[\r\n\u2028\u2029]\s*/g, ' ')
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+  if (flat.length <= max) return flat
+  let end = max - 1
+  // a high surrogate at the cut would leave half a character (an emoji, a rare CJK ideograph) before the `…`
+  if (end > 0 && isHighSurrogate(flat.charCodeAt(end - 1))) end--
+  return `${flat.slice(0, end)}…`
 }
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff
 
 /** A thrown value as one line of text, without assuming it is an `Error`. */
 export function messageOf(error: unknown): string {

@@ -54,12 +54,24 @@ describe('message helpers', () => {
     expect(oneLine('abcd', 4)).toBe('abcd')
   })
 
+  it('cuts between characters, never inside a surrogate pair', () => {
+    expect(oneLine('ab\u{1F600}cd', 4)).toBe('ab…')
+    expect(oneLine('abc\u{1F600}de', 6)).toBe('abc\u{1F600}…')
+    expect(oneLine('\u{1F600}\u{1F600}', 2)).toBe('…')
+  })
+
   it('makes every line of any text one line, within its limit', () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r', '\t', '\u2028') }), fc.integer({ min: 1, max: 20 }), (text, max) => {
       const line = oneLine(text, max)
       expect(line).not.toMatch(/[\r\n\u2028\u2029]/)
       expect(line.length).toBeLessThanOrEqual(max)
       expect(line).toBe(line.trim())
+    }))
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\u{1F600}', '\u4E2D') }), fc.integer({ min: 1, max: 12 }), (text, max) => {
+      const line = oneLine(text, max)
+      expect(line.length).toBeLessThanOrEqual(max)
+      // every character of the line is whole: no lone surrogate survives a cut
+      expect(line).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/)
     }))
   })
 

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import { oneLine } from 'dsh-core'
 
 /** Where each client's SDK warnings go, and which it already said. */
 const sinks = new WeakMap<Anthropic, { warn: (message: string) => void; said: Set<string> }>()
@@ -20,7 +21,7 @@ export function withSdkWarnings<T>(client: Anthropic, send: () => T): T {
   if (!sink) return send()
   const original = console.warn
   console.warn = (...args: unknown[]) => {
-    const text = args.map(String).join(' ').replace(/\s*\n\s*/g, ' ')
+    const text = oneLine(args.map(String).join(' '))
     if (sink.said.has(text)) return
     sink.said.add(text)
     sink.warn(`@anthropic-ai/sdk: ${text}`)

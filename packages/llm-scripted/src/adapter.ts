@@ -1,7 +1,7 @@
 import { isCompactionRequest, type ToolCall, type ToolSchema, type Usage } from 'dsh-core'
 import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
-import { ScriptedError } from './error.ts'
+import { LlmScriptedError } from './error.ts'
 import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
 import type { Reply } from './reply.ts'
 import type { Script } from './script.ts'
@@ -79,15 +79,15 @@ function declared(declarations: readonly ToolDeclaration[], tools: readonly Tool
 function scriptedReply(script: Script, call: number): Reply {
   const reply = script.responses[call - 1]
   if (reply) return reply
-  throw new ScriptedError('SCRIPT_EXHAUSTED', `script ${script.path} has ${script.responses.length} response(s); model call ${call} has none left`)
+  throw new LlmScriptedError('SCRIPT_EXHAUSTED', `script ${script.path} has ${script.responses.length} response(s); model call ${call} has none left`)
 }
 
 async function* play(reply: Reply, call: number, usageOf: (output: string) => Usage, options: GenerateOptions): AsyncGenerator<StreamEvent> {
   const { signal } = options
-  const stop = () => new ScriptedError('CANCELLED', `scripted call ${call} to "${options.model}" was cancelled`)
+  const stop = () => new LlmScriptedError('CANCELLED', `scripted call ${call} to "${options.model}" was cancelled`)
   if (signal?.aborted) throw stop()
   if (reply.delayMs) await sleep(reply.delayMs, signal, stop)
-  if (reply.error) throw new ScriptedError('SCRIPTED_FAILURE', reply.error)
+  if (reply.error) throw new LlmScriptedError('SCRIPTED_FAILURE', reply.error)
 
   const toolCalls: ToolCall[] = reply.toolCalls.map((item, index) => ({ ...item, id: item.id ?? `call_${call}_${index + 1}` }))
   for (const delta of chunks(reply.text)) {

@@ -2,7 +2,7 @@ import type { Context } from 'cordis'
 import type { ToolUpdateMode } from 'dsh-llm'
 import Schema from 'schemastery'
 import { createScriptedAdapter } from './adapter.ts'
-import { ScriptedError } from './error.ts'
+import { LlmScriptedError } from './error.ts'
 import { loadScript } from './script.ts'
 
 /** A served model id, or an entry with its own context window. */
@@ -43,10 +43,10 @@ export const inject = ['llm']
 export async function apply(ctx: Context, config: Config) {
   const { models, contextWindows } = checkModels(config.models)
   if (config.script !== undefined && !config.script.trim()) {
-    throw new ScriptedError('INVALID_CONFIG', 'script must be a file path, got an empty string')
+    throw new LlmScriptedError('INVALID_CONFIG', 'script must be a file path, got an empty string')
   }
   if (config.cacheFile !== undefined && !config.cacheFile.trim()) {
-    throw new ScriptedError('INVALID_CONFIG', 'cacheFile must be a file path, got an empty string')
+    throw new LlmScriptedError('INVALID_CONFIG', 'cacheFile must be a file path, got an empty string')
   }
   const script = config.script === undefined ? undefined : await loadScript(config.script)
   const { cacheFile, toolUpdate } = config
@@ -54,15 +54,15 @@ export async function apply(ctx: Context, config: Config) {
 }
 
 function checkModels(entries: ScriptedModelEntry[]): { models: string[]; contextWindows: Record<string, number> } {
-  if (!entries.length) throw new ScriptedError('INVALID_CONFIG', 'models must list at least one model id, e.g. ["scripted-echo"]')
+  if (!entries.length) throw new LlmScriptedError('INVALID_CONFIG', 'models must list at least one model id, e.g. ["scripted-echo"]')
   const models: string[] = []
   const contextWindows: Record<string, number> = {}
   for (const entry of entries) {
     const { id, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry
-    if (typeof id !== 'string' || !id.trim()) throw new ScriptedError('INVALID_CONFIG', `models contains an empty model id: ${JSON.stringify(entries)}`)
-    if (models.includes(id)) throw new ScriptedError('INVALID_CONFIG', `models lists "${id}" twice: ${JSON.stringify(entries)}`)
+    if (typeof id !== 'string' || !id.trim()) throw new LlmScriptedError('INVALID_CONFIG', `models contains an empty model id: ${JSON.stringify(entries)}`)
+    if (models.includes(id)) throw new LlmScriptedError('INVALID_CONFIG', `models lists "${id}" twice: ${JSON.stringify(entries)}`)
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
-      throw new ScriptedError('INVALID_CONFIG', `model "${id}" has contextWindow ${JSON.stringify(contextWindow)}; it must be a whole number of tokens >= 1`)
+      throw new LlmScriptedError('INVALID_CONFIG', `model "${id}" has contextWindow ${JSON.stringify(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
     models.push(id)
     contextWindows[id] = contextWindow

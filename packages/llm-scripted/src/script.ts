@@ -2,7 +2,7 @@ import type { ToolCall, Usage } from 'dsh-core'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { StopReason } from 'dsh-llm'
-import { ScriptedError } from './error.ts'
+import { LlmScriptedError } from './error.ts'
 import type { Reply } from './reply.ts'
 
 /** A validated script file: the replies of successive model calls. */
@@ -24,27 +24,27 @@ export async function loadScript(file: string): Promise<Script> {
   try {
     source = await readFile(path, 'utf8')
   } catch (error) {
-    throw new ScriptedError('INVALID_SCRIPT', `cannot read script ${path}: ${(error as Error).message}`)
+    throw new LlmScriptedError('INVALID_SCRIPT', `cannot read script ${path}: ${(error as Error).message}`)
   }
   let data: unknown
   try {
     data = JSON.parse(source)
   } catch (error) {
-    throw new ScriptedError('INVALID_SCRIPT', `script ${path} is not valid JSON: ${(error as Error).message}`)
+    throw new LlmScriptedError('INVALID_SCRIPT', `script ${path} is not valid JSON: ${(error as Error).message}`)
   }
   return { path, responses: parseScript(data, path) }
 }
 
 /** Validates parsed script data; errors name `path` and the offending field. */
 export function parseScript(data: unknown, path: string): Reply[] {
-  const fail = (field: string, problem: string) => new ScriptedError('INVALID_SCRIPT', `script ${path}: ${field} ${problem}`)
+  const fail = (field: string, problem: string) => new LlmScriptedError('INVALID_SCRIPT', `script ${path}: ${field} ${problem}`)
   if (!isRecord(data)) throw fail('the top level', 'must be an object with a "responses" array')
   checkKeys(data, ['responses'], '', fail)
   if (!Array.isArray(data.responses)) throw fail('responses', 'must be an array')
   return data.responses.map((item: unknown, index: number) => parseResponse(item, `responses[${index}]`, fail))
 }
 
-type Fail = (field: string, problem: string) => ScriptedError
+type Fail = (field: string, problem: string) => LlmScriptedError
 
 function parseResponse(item: unknown, at: string, fail: Fail): Reply {
   if (!isRecord(item)) throw fail(at, 'must be an object')

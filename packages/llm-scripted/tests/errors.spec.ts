@@ -1,11 +1,11 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { ScriptedError } from '../src/index.ts'
+import { LlmScriptedError } from '../src/index.ts'
 
-describe('ScriptedError', () => {
+describe('LlmScriptedError', () => {
   it('is a CodedError with its name and code', () => {
-    const error = new ScriptedError('SCRIPT_EXHAUSTED', 'the script has no step 3')
+    const error = new LlmScriptedError('SCRIPT_EXHAUSTED', 'the script has no step 3')
     expect(error).toBeInstanceOf(CodedError)
-    expect([error.name, error.code, error.message]).toEqual(['ScriptedError', 'SCRIPT_EXHAUSTED', 'the script has no step 3'])
+    expect([error.name, error.code, error.message]).toEqual(['LlmScriptedError', 'SCRIPT_EXHAUSTED', 'the script has no step 3'])
   })
 })

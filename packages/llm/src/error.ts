@@ -12,6 +12,7 @@ export type LlmErrorCode =
 
 /** The one error class of `dsh-llm`; `code` tells callers and tests the failures apart. */
 export class LlmError extends CodedError<LlmErrorCode> {
+  static override readonly marker = 'dsh-llm'
   override name = 'LlmError'
   /** Provider of the adapter involved, when one is. */
   provider?: string

@@ -33,7 +33,7 @@ export async function* guardStream(
   })
   const wrap = (error: unknown) => {
     if (signal?.aborted) return cancelled()
-    if (error instanceof LlmError && error.code === 'CANCELLED') return error
+    if (LlmError.is(error, 'CANCELLED')) return error
     return new LlmError('ADAPTER_ERROR', `provider "${provider}" failed for model "${model}": ${messageOf(error)}`, {
       provider, model, cause: error,
     })

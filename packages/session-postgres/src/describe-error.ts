@@ -1,4 +1,4 @@
-import { PgSessionError, type PgSessionErrorCode } from './errors.ts'
+import { SessionPostgresError, type SessionPostgresErrorCode } from './errors.ts'
 import type { PgTarget } from './target.ts'
 
 const REFUSED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'])
@@ -21,10 +21,10 @@ function isConnectTimeout(error: unknown): boolean {
  * One line for a failed connection or statement: refused, unknown host, bad credentials, lost
  * connection, or what the server said. The password is scrubbed from everything.
  */
-export function pgFailure(error: unknown, target: PgTarget, doing: string, fallback: PgSessionErrorCode, connectTimeoutMs?: number): PgSessionError {
+export function pgFailure(error: unknown, target: PgTarget, doing: string, fallback: SessionPostgresErrorCode, connectTimeoutMs?: number): SessionPostgresError {
   const { code, message = String(error) } = error as { code?: string; message?: string }
   let text: string
-  let kind: PgSessionErrorCode = fallback
+  let kind: SessionPostgresErrorCode = fallback
   if (connectTimeoutMs !== undefined && isConnectTimeout(error)) {
     kind = 'CONNECT'
     text = `cannot connect to PostgreSQL at ${target.safe}: no answer within ${connectTimeoutMs} ms (connectTimeoutMs)`
@@ -45,5 +45,5 @@ export function pgFailure(error: unknown, target: PgTarget, doing: string, fallb
   } else {
     text = `PostgreSQL at ${target.safe} failed while ${doing}: ${message}`
   }
-  return new PgSessionError(kind, target.scrub(text.replace(/\s*\n\s*/g, ' ')), { cause: error })
+  return new SessionPostgresError(kind, target.scrub(text.replace(/\s*\n\s*/g, ' ')), { cause: error })
 }

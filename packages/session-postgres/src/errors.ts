@@ -1,7 +1,7 @@
 import { CodedError } from 'dsh-core'
 
 /** Every way dsh-session-postgres can fail; tests and callers switch on `code`. */
-export type PgSessionErrorCode =
+export type SessionPostgresErrorCode =
   | 'CONFIG'
   | 'CONNECT'
   | 'AUTH'
@@ -11,6 +11,7 @@ export type PgSessionErrorCode =
   | 'READ_FAILED'
 
 /** The one error class of dsh-session-postgres. Its message never contains the database password. */
-export class PgSessionError extends CodedError<PgSessionErrorCode> {
-  override name = 'PgSessionError'
+export class SessionPostgresError extends CodedError<SessionPostgresErrorCode> {
+  static override readonly marker = 'dsh-session-postgres'
+  override name = 'SessionPostgresError'
 }

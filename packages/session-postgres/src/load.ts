@@ -1,7 +1,7 @@
 import { Session, SessionError, restoreEvent } from 'dsh-session'
 import { eventRows } from './cursor.ts'
 import { pgFailure } from './describe-error.ts'
-import { PgSessionError } from './errors.ts'
+import { SessionPostgresError } from './errors.ts'
 import { ident } from './schema.ts'
 import type { PgTarget } from './target.ts'
 import type { SessionWriter } from './writer.ts'
@@ -24,7 +24,7 @@ export async function loadSession(writer: SessionWriter, schema: string, target:
     for await (const row of eventRows(client, schema, id)) restore(session, row, schema)
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
-    if (error instanceof SessionError || error instanceof PgSessionError) throw error
+    if (SessionError.is(error) || SessionPostgresError.is(error)) throw error
     throw pgFailure(error, target, `loading session "${id}"`, 'READ_FAILED')
   }
   writer.nextSeq = session.lastSeq + 1
@@ -36,7 +36,7 @@ function restore(session: Session, row: { seq: number; body: unknown }, schema: 
     const event = session[restoreEvent](row.body)
     if (event.seq !== row.seq) throw new SessionError('BAD_SEQ', `the row's seq ${row.seq} differs from its body's seq ${event.seq}`)
   } catch (error) {
-    if (!(error instanceof SessionError)) throw error
+    if (!SessionError.is(error)) throw error
     throw new SessionError(error.code, `schema "${schema}", session "${session.id}", seq ${row.seq}: ${error.message}`, { cause: error })
   }
 }

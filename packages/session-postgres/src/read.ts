@@ -2,7 +2,7 @@ import pg from 'pg'
 import { SessionError } from 'dsh-session'
 import { eventRows } from './cursor.ts'
 import { pgFailure } from './describe-error.ts'
-import { PgSessionError } from './errors.ts'
+import { SessionPostgresError } from './errors.ts'
 import { checkSchemaName, ident } from './schema.ts'
 import { resolveTarget } from './target.ts'
 
@@ -35,7 +35,7 @@ export async function* readSessionEvents(options: ReadOptions, id: string): Asyn
     if (found.rowCount === 0) throw new SessionError('NOT_FOUND', `session "${id}" does not exist in schema "${schema}" at ${target.safe}`)
     yield* eventRows(client, schema, id)
   } catch (error) {
-    if (error instanceof SessionError || error instanceof PgSessionError) throw error
+    if (SessionError.is(error) || SessionPostgresError.is(error)) throw error
     throw pgFailure(error, target, `reading session "${id}"`, 'READ_FAILED')
   } finally {
     await client.end().catch(() => {})

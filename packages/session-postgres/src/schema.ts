@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { PgSessionError } from './errors.ts'
+import { SessionPostgresError } from './errors.ts'
 import { lockKey } from './lock-key.ts'
 
 /** The schema version this code writes and reads. */
@@ -11,7 +11,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 /** `schema` when it is a valid schema name; else a one-line CONFIG error naming the value and the rule. */
 export function checkSchemaName(schema: unknown): string {
   if (typeof schema === 'string' && SCHEMA_NAME.test(schema)) return schema
-  throw new PgSessionError('CONFIG', `schema ${JSON.stringify(schema)} is not a valid schema name: use 1 to 63 lower-case letters, `
+  throw new SessionPostgresError('CONFIG', `schema ${JSON.stringify(schema)} is not a valid schema name: use 1 to 63 lower-case letters, `
     + 'digits and "_", not starting with a digit (e.g. dsh)')
 }
 
@@ -49,7 +49,7 @@ export async function migrate(client: pg.PoolClient, schema: string): Promise<nu
     const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_version`)
     const current = rows[0]?.version ?? 0
     if (current > SCHEMA_VERSION) {
-      throw new PgSessionError('SCHEMA', `schema "${schema}" is at version ${current}, newer than this dsh-session-postgres knows `
+      throw new SessionPostgresError('SCHEMA', `schema "${schema}" is at version ${current}, newer than this dsh-session-postgres knows `
         + `(${SCHEMA_VERSION}); upgrade dsh-session-postgres or point "schema" elsewhere`)
     }
     for (let version = current + 1; version <= SCHEMA_VERSION; version++) {

@@ -3,7 +3,7 @@ import { type Context, type Logger, Service } from 'cordis'
 import { Session, SessionError, SessionStoreBase } from 'dsh-session'
 import { DEFAULT_CONNECT_TIMEOUT_MS, type PgStoreConfig, PgStoreConfigSchema } from './config.ts'
 import { pgFailure } from './describe-error.ts'
-import { PgSessionError } from './errors.ts'
+import { SessionPostgresError } from './errors.ts'
 import { loadSession } from './load.ts'
 import { checkSchemaName, ident, migrate } from './schema.ts'
 import { type PgTarget, resolveTarget } from './target.ts'
@@ -87,7 +87,7 @@ export class PgSessionStore extends SessionStoreBase {
       const version = await migrate(client, this.schema)
       this.logger.info(`sessions in PostgreSQL at ${this.target.safe}, schema "${this.schema}" (version ${version})`)
     } catch (error) {
-      if (error instanceof PgSessionError) throw error
+      if (SessionPostgresError.is(error)) throw error
       throw pgFailure(error, this.target, `preparing schema "${this.schema}"`, 'SCHEMA')
     } finally {
       client.release()
@@ -160,7 +160,7 @@ export class PgSessionStore extends SessionStoreBase {
       return session
     } catch (error) {
       await writer.release().catch(() => {})
-      if (error instanceof SessionError || error instanceof PgSessionError) throw error
+      if (SessionError.is(error) || SessionPostgresError.is(error)) throw error
       throw pgFailure(error, this.target, `opening session "${id}"`, 'WRITE_FAILED')
     }
   }

@@ -1,4 +1,4 @@
-import { PgSessionError } from './errors.ts'
+import { SessionPostgresError } from './errors.ts'
 
 /** A parsed connection URL: what to connect with, and how to name it without its password. */
 export interface PgTarget {
@@ -14,7 +14,7 @@ export interface PgTarget {
 export function resolveTarget(config: { url?: string; urlEnv?: string }, env: NodeJS.ProcessEnv = process.env): PgTarget {
   const given = [config.url !== undefined && 'url', config.urlEnv !== undefined && 'urlEnv'].filter(Boolean)
   if (given.length !== 1) {
-    throw new PgSessionError('CONFIG', given.length
+    throw new SessionPostgresError('CONFIG', given.length
       ? 'set only one of "url" and "urlEnv", not both'
       : 'no database: set "urlEnv" (the name of a variable holding a postgres:// URL) or "url"')
   }
@@ -22,17 +22,17 @@ export function resolveTarget(config: { url?: string; urlEnv?: string }, env: No
   if (config.urlEnv !== undefined) {
     raw = env[config.urlEnv]
     if (raw === undefined || raw === '') {
-      throw new PgSessionError('CONFIG', `urlEnv names the variable "${config.urlEnv}", which is not set; set it to a postgres://user:password@host:port/database URL`)
+      throw new SessionPostgresError('CONFIG', `urlEnv names the variable "${config.urlEnv}", which is not set; set it to a postgres://user:password@host:port/database URL`)
     }
   }
   let parsed: URL
   try {
     parsed = new URL(raw!)
   } catch {
-    throw new PgSessionError('CONFIG', `the database URL${config.urlEnv ? ` in ${config.urlEnv}` : ''} is not a URL; expected postgres://user:password@host:port/database`)
+    throw new SessionPostgresError('CONFIG', `the database URL${config.urlEnv ? ` in ${config.urlEnv}` : ''} is not a URL; expected postgres://user:password@host:port/database`)
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-    throw new PgSessionError('CONFIG', `the database URL has the scheme "${parsed.protocol.slice(0, -1)}"; valid schemes: postgres, postgresql`)
+    throw new SessionPostgresError('CONFIG', `the database URL has the scheme "${parsed.protocol.slice(0, -1)}"; valid schemes: postgres, postgresql`)
   }
   const secrets = [parsed.password, safeDecode(parsed.password)].filter(secret => secret.length > 0)
   const user = safeDecode(parsed.username) || '(default user)'

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { WriteQueue } from 'dsh-session'
 import { pgFailure } from './describe-error.ts'
-import { PgSessionError } from './errors.ts'
+import { SessionPostgresError } from './errors.ts'
 import { lockKey } from './lock-key.ts'
 import { ident } from './schema.ts'
 import type { PgTarget } from './target.ts'
@@ -11,7 +11,7 @@ export interface WriterPlace {
   schema: string
   applicationName: string
   connectTimeoutMs: number
-  onFailure(error: PgSessionError): void
+  onFailure(error: SessionPostgresError): void
 }
 
 /**
@@ -44,13 +44,13 @@ export class SessionWriter extends WriteQueue {
       await client.connect()
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [lockKey(place.schema, sessionId)])
       if (!rows[0]?.ok) {
-        throw new PgSessionError('BUSY', `session "${sessionId}" is busy: another process is writing it (it holds the session's `
+        throw new SessionPostgresError('BUSY', `session "${sessionId}" is busy: another process is writing it (it holds the session's `
           + `PostgreSQL advisory lock in schema "${place.schema}" at ${place.target.safe}); one writer per session; `
           + 'the lock is released when that process closes the session or its connection ends')
       }
     } catch (error) {
       await client.end().catch(() => {})
-      if (error instanceof PgSessionError) throw error
+      if (SessionPostgresError.is(error)) throw error
       throw pgFailure(error, place.target, `opening session "${sessionId}"`, 'CONNECT', place.connectTimeoutMs)
     }
     return new SessionWriter(sessionId, client, place)
@@ -67,7 +67,7 @@ export class SessionWriter extends WriteQueue {
   }
 
   override write(line: string): void {
-    if (this.closed && !this.failure) throw new PgSessionError('WRITE_FAILED', `session "${this.sessionId}" was closed; open it again to append`)
+    if (this.closed && !this.failure) throw new SessionPostgresError('WRITE_FAILED', `session "${this.sessionId}" was closed; open it again to append`)
     super.write(line.endsWith('\n') ? line.slice(0, -1) : line)
   }
 
@@ -101,7 +101,7 @@ export class SessionWriter extends WriteQueue {
   protected fail(error: unknown, when: 'idle' | 'append' = 'append'): void {
     if (this.failure || this.closed) return
     const cause = pgFailure(error, this.place.target, when === 'idle' ? `holding session "${this.sessionId}"` : `appending to session "${this.sessionId}"`, 'WRITE_FAILED')
-    const failure = new PgSessionError('WRITE_FAILED', `session store postgresql: cannot persist session "${this.sessionId}": `
+    const failure = new SessionPostgresError('WRITE_FAILED', `session store postgresql: cannot persist session "${this.sessionId}": `
       + `${cause.message}; the session refuses further appends (close and open it again once the database is back)`, { cause: error })
     this.failure = failure
     this.place.onFailure(failure)

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BootError, boot } from 'dsh-app-boot'
+import { AppBootError, boot } from 'dsh-app-boot'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { freshSchema, pgUrl, sql } from './helpers.ts'
 
@@ -44,7 +44,7 @@ describe('selected from an app file', () => {
   it('fails the boot with one line naming the entry when the database refuses the connection', async () => {
     const file = await appFile('    url: postgres://dsh:s3cret-word@127.0.0.1:1/dsh')
     const error = await boot({ file, resolve, logLevel: 'silent' }).then(() => undefined, (e: unknown) => e)
-    expect(error).toBeInstanceOf(BootError)
+    expect(error).toBeInstanceOf(AppBootError)
     const message = (error as Error).message
     expect(message).toMatch(/entry "sessions" \(dsh-session-postgres\).*cannot connect to PostgreSQL at postgres:\/\/dsh@127\.0\.0\.1:1\/dsh: connection refused/)
     expect(message).not.toContain('s3cret-word')

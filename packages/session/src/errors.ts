@@ -16,5 +16,6 @@ export type SessionErrorCode =
 
 /** The one error class of dsh-session. */
 export class SessionError extends CodedError<SessionErrorCode> {
+  static override readonly marker = 'dsh-session'
   override name = 'SessionError'
 }

@@ -104,7 +104,7 @@ export class JsonlWriter extends WriteQueue {
     try {
       await this.lock()
     } catch (error) {
-      if (!(error instanceof SessionError) || error.code !== 'BUSY') throw error
+      if (!SessionError.is(error, 'BUSY')) throw error
       throw new Error(`another store created this session's log after this one created the session (${error.message})`)
     }
     try {
@@ -256,7 +256,7 @@ export async function loadSession(id: string, path: string, hooks: LoadHooks): P
       try {
         session[restoreEvent](record)
       } catch (error) {
-        if (!(error instanceof SessionError)) throw error
+        if (!SessionError.is(error)) throw error
         throw new SessionError(error.code, `${path}, line ${line.number}: ${error.message}`, { cause: error })
       }
     }

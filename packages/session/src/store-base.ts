@@ -87,7 +87,7 @@ export abstract class SessionStoreBase extends Service implements SessionStoreAp
     try {
       return await this.load(id)
     } catch (error) {
-      if (!(error instanceof SessionError) || error.code !== 'NOT_FOUND') throw error
+      if (!SessionError.is(error, 'NOT_FOUND')) throw error
       return this.createNew(id)
     }
   }

@@ -1,4 +1,4 @@
-import { compareCodeUnits, messageOf, oneLine } from 'dsh-core'
+import { CodedError, compareCodeUnits, messageOf, oneLine } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 import type { SessionStoreApi } from './store-api.ts'
 
@@ -19,7 +19,7 @@ export interface SessionSummary {
 }
 
 // every store keeps one writer per session and refuses to open a session another process writes
-const isBusy = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'BUSY'
+const isBusy = (error: unknown) => CodedError.is(error, 'BUSY')
 
 /**
  * Reads every stored session and summarizes it, most recent first (ties in id order); a session another

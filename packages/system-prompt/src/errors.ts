@@ -26,5 +26,6 @@ export type SystemPromptErrorCode =
 
 /** The one error class of dsh-system-prompt. */
 export class SystemPromptError extends CodedError<SystemPromptErrorCode> {
+  static override readonly marker = 'dsh-system-prompt'
   override name = 'SystemPromptError'
 }

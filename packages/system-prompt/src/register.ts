@@ -1,5 +1,5 @@
 import { quote } from 'dsh-core'
-import type { Context } from 'cordis'
+import { CordisError, type Context } from 'cordis'
 import { SystemPromptError } from './errors.ts'
 import { VARIABLE_NAME } from './interpolate.ts'
 import type { AssembleListener, PromptLayer, PromptLayers, ProviderEntry } from './layers.ts'
@@ -113,7 +113,7 @@ function inScope<T>(scope: ScopeKey | undefined, label: string, register: () => 
   try {
     return register()
   } catch (error) {
-    if (scope === undefined || (error as { code?: unknown })?.code !== 'INACTIVE_EFFECT') throw error
+    if (scope === undefined || !(error instanceof CordisError && error.code === 'INACTIVE_EFFECT')) throw error
     throw new SystemPromptError('INACTIVE_SCOPE', `${label} in scope ${quote(scope)} came through a disposed context `
       + '(its agent or session is gone, or the registering plugin was disposed); register through a live one')
   }

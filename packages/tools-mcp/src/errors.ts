@@ -1,4 +1,4 @@
-import { CodedError } from 'dsh-core'
+import { CodedError, oneLine } from 'dsh-core'
 
 /** Every way dsh-tools-mcp can fail; tests and callers switch on `code`. */
 export type ToolsMcpErrorCode =
@@ -19,18 +19,12 @@ export interface ToolsMcpErrorDetails {
 }
 
 /** The one error class of dsh-tools-mcp. */
-export class ToolsMcpError extends CodedError<ToolsMcpErrorCode> {
+export class ToolsMcpError extends CodedError<ToolsMcpErrorCode, ToolsMcpErrorDetails> {
+  static override readonly marker = 'dsh-tools-mcp'
   override name = 'ToolsMcpError'
-  readonly details: ToolsMcpErrorDetails
-
-  constructor(code: ToolsMcpErrorCode, message: string, options: { cause?: unknown; details?: ToolsMcpErrorDetails } = {}) {
-    super(code, message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.details = options.details ?? {}
-  }
 }
 
 /** A thrown value as one line of text. */
 export function describeThrown(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
-  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ')
+  return oneLine(error instanceof Error ? error.message : String(error))
 }

@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { BootError, boot } from 'dsh-app-boot'
+import { AppBootError, boot } from 'dsh-app-boot'
+import { checkConfig, ToolsMcpError } from 'dsh-tools-mcp'
 import { resolvePlugin, tempDir } from './setup.ts'
 
-/** Boots a YAML app file holding only the spine and one dsh-tools-mcp entry; returns the BootError message. */
+/** Boots a YAML app file holding only the spine and one dsh-tools-mcp entry; returns the AppBootError message. */
 async function bootFailure(config: string): Promise<string> {
   const dir = await tempDir()
   const file = join(dir, 'app.yml')
@@ -16,7 +17,7 @@ async function bootFailure(config: string): Promise<string> {
   } catch (thrown) {
     error = thrown
   }
-  expect(error).toBeInstanceOf(BootError)
+  expect(error).toBeInstanceOf(AppBootError)
   const message = (error as Error).message
   expect(message.split('\n')).toHaveLength(1)
   expect(message).toContain(`${file}: entry "mcp" (dsh-tools-mcp): `)
@@ -63,5 +64,19 @@ describe('a wrong value in the app file', () => {
 
   it('is reported even for a disabled server entry', async () => {
     expect(await bootFailure('servers: { fs: { disabled: true, comand: node } }')).toContain('server "fs": unknown key "comand"')
+  })
+})
+
+describe('a refused server', () => {
+  it('is named in the error\'s details, so no caller parses the message for it', () => {
+    let error: unknown
+    try {
+      checkConfig({ servers: { 'files-2': { command: ' ' } }, restartDelayMs: 1000, maxRestartDelayMs: 30_000 } as never)
+    } catch (thrown) {
+      error = thrown
+    }
+    if (!ToolsMcpError.is(error, 'INVALID_CONFIG')) throw new Error(`expected a ToolsMcpError, got ${String(error)}`)
+    expect(error.details).toEqual({ server: 'files-2' })
+    expect(error.message).toBe('server "files-2": command is an empty string')
   })
 })

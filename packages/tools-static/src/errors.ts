@@ -5,5 +5,6 @@ export type ToolsStaticErrorCode = 'INVALID_TOOL_NAME' | 'DUPLICATE_TOOL' | 'INV
 
 /** The one error class of dsh-tools-static. */
 export class ToolsStaticError extends CodedError<ToolsStaticErrorCode> {
+  static override readonly marker = 'dsh-tools-static'
   override name = 'ToolsStaticError'
 }

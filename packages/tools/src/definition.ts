@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS, messageOf, describeValue, checkPlainJson, frozenPlainJsonCopy, isDeepFrozen } from 'dsh-core'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
-import { ToolError } from './errors.ts'
+import { ToolsError } from './errors.ts'
 import { checkKind, kindFromHints } from './kinds.ts'
 import type { ExecutableTool, ToolAnnotations, ToolEntry } from './types.ts'
 
@@ -11,23 +11,23 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 /** Checks a timeout in milliseconds: a positive integer that `setTimeout` can represent. */
 export function checkTimeout(value: unknown, where: string, code: 'INVALID_TOOL' | 'INVALID_CONFIG'): asserts value is number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new ToolError(code, `${where} must be an integer number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
+    throw new ToolsError(code, `${where} must be an integer number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${describeValue(value)}`)
   }
 }
 
 function checkName(name: unknown): asserts name is string {
   if (name === TOOL_ORDER_REST) {
-    throw new ToolError('RESERVED_TOOL_NAME', `tool name ${describeValue(name)} is reserved for toolOrder's rest entry`)
+    throw new ToolsError('RESERVED_TOOL_NAME', `tool name ${describeValue(name)} is reserved for toolOrder's rest entry`)
   }
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     const length = typeof name === 'string' && name.length > 64 ? ` (it has ${name.length} characters)` : ''
-    throw new ToolError('INVALID_TOOL_NAME', `tool name ${describeValue(name)} must match ${TOOL_NAME}, the names model providers accept${length}`)
+    throw new ToolsError('INVALID_TOOL_NAME', `tool name ${describeValue(name)} must match ${TOOL_NAME}, the names model providers accept${length}`)
   }
 }
 
 function checkParameters(name: string, parameters: unknown): object {
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
-    throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} needs parameters as a JSON Schema object, got ${describeValue(parameters)}`)
+    throw new ToolsError('INVALID_PARAMETERS', `tool ${describeValue(name)} needs parameters as a JSON Schema object, got ${describeValue(parameters)}`)
   }
   // Parameters someone deep-froze already (a shared constant) cannot change: they are their own copy. Others
   // are checked and copied in one pass that also freezes the copy and registers it as deeply frozen.
@@ -37,11 +37,11 @@ function checkParameters(name: string, parameters: unknown): object {
     if (frozen) checkPlainJson(parameters, 'parameters')
     copy = frozen ? parameters : frozenPlainJsonCopy(parameters, 'parameters')
   } catch (error) {
-    throw new ToolError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not plain JSON: ${messageOf(error)}`)
+    throw new ToolsError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not plain JSON: ${messageOf(error)}`)
   }
   const type = (parameters as { type?: unknown }).type
   if (type !== 'object') {
-    throw new ToolError(
+    throw new ToolsError(
       'INVALID_PARAMETERS',
       `tool ${describeValue(name)} needs parameters with type "object" at the root (model providers pass arguments as an object), got type ${describeValue(type)}`,
     )
@@ -51,7 +51,7 @@ function checkParameters(name: string, parameters: unknown): object {
 
 function checkFlag(name: string, flag: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') {
-    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} has ${flag} ${describeValue(value)}; it must be true, false or omitted`)
+    throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} has ${flag} ${describeValue(value)}; it must be true, false or omitted`)
   }
 }
 
@@ -61,7 +61,7 @@ const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint'] as const
 function checkAnnotations(name: string, value: unknown): Readonly<ToolAnnotations> | undefined {
   if (value === undefined) return undefined
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} has annotations ${describeValue(value)}; they must be an object such as { readOnlyHint: true } or omitted`)
+    throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} has annotations ${describeValue(value)}; they must be an object such as { readOnlyHint: true } or omitted`)
   }
   const kept: ToolAnnotations = {}
   for (const key of ANNOTATION_KEYS) {
@@ -79,16 +79,16 @@ function checkAnnotations(name: string, value: unknown): Readonly<ToolAnnotation
  */
 export function prepareTool(input: unknown, validators: ValidatorPool): ToolEntry {
   if (!input || typeof input !== 'object') {
-    throw new ToolError('INVALID_TOOL', `tools.register() needs a tool definition object, got ${describeValue(input)}`)
+    throw new ToolsError('INVALID_TOOL', `tools.register() needs a tool definition object, got ${describeValue(input)}`)
   }
   const definition = input as ExecutableTool
   const { name, description, execute, shouldDefer, alwaysLoad, timeoutMs } = definition
   checkName(name)
   if (typeof description !== 'string') {
-    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} needs a description string, got ${describeValue(description)}`)
+    throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} needs a description string, got ${describeValue(description)}`)
   }
   if (typeof execute !== 'function') {
-    throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} needs an execute function, got ${describeValue(execute)}`)
+    throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} needs an execute function, got ${describeValue(execute)}`)
   }
   checkFlag(name, 'shouldDefer', shouldDefer)
   checkFlag(name, 'alwaysLoad', alwaysLoad)

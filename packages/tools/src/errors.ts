@@ -1,7 +1,7 @@
 import { CodedError } from 'dsh-core'
 
 /** Every way the tool runtime can refuse input; tests and callers switch on `code`. */
-export type ToolErrorCode =
+export type ToolsErrorCode =
   | 'INVALID_TOOL'
   | 'INVALID_TOOL_NAME'
   | 'RESERVED_TOOL_NAME'
@@ -12,6 +12,7 @@ export type ToolErrorCode =
   | 'TIMEOUT'
 
 /** The one error class of dsh-tools. */
-export class ToolError extends CodedError<ToolErrorCode> {
-  override name = 'ToolError'
+export class ToolsError extends CodedError<ToolsErrorCode> {
+  static override readonly marker = 'dsh-tools'
+  override name = 'ToolsError'
 }

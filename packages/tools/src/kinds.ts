@@ -1,5 +1,5 @@
 import { describeValue } from 'dsh-core'
-import { ToolError } from './errors.ts'
+import { ToolsError } from './errors.ts'
 import type { ToolAnnotations } from './types.ts'
 
 /**
@@ -37,5 +37,5 @@ export function kindFromHints(hints: Readonly<KindHints> | undefined): ToolKind 
 /** Checks a definition's `kind`; the error names the tool, the bad value and every ACP kind. */
 export function checkKind(name: string, kind: unknown): ToolKind | undefined {
   if (kind === undefined || isToolKind(kind)) return kind
-  throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} has kind ${describeValue(kind)}; a kind is one of the ACP tool kinds: ${TOOL_KINDS.join(', ')}`)
+  throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} has kind ${describeValue(kind)}; a kind is one of the ACP tool kinds: ${TOOL_KINDS.join(', ')}`)
 }

@@ -1,5 +1,5 @@
 import { messageOf, describeValue } from 'dsh-core'
-import { ToolError } from './errors.ts'
+import { ToolsError } from './errors.ts'
 import type { ToolExecuteContext, ToolResult } from './types.ts'
 
 const failure = (output: string): ToolResult => ({ output, isError: true })
@@ -46,7 +46,7 @@ export function runTool(
     const onAbort = () => settle(cancelled, { reason: outer!.reason })
     const timer = setTimeout(() => {
       const message = `tool ${describeValue(name)} timed out after ${timeoutMs} ms`
-      settle(failure(message), { reason: new ToolError('TIMEOUT', message) })
+      settle(failure(message), { reason: new ToolsError('TIMEOUT', message) })
     }, timeoutMs)
     outer?.addEventListener('abort', onAbort, { once: true })
     new Promise((started) => started(execute(args, { signal: controller.signal }))).then(

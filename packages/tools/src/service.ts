@@ -3,7 +3,7 @@ import { Context, Service } from 'cordis'
 import Schema from 'schemastery'
 import { ValidatorPool } from './arguments.ts'
 import { checkTimeout, prepareTool } from './definition.ts'
-import { ToolError } from './errors.ts'
+import { ToolsError } from './errors.ts'
 import { Origins, type ToolOrigin } from './origin.ts'
 import { PluginOwnership } from './ownership.ts'
 import { ToolScopes } from './scopes.ts'
@@ -68,7 +68,7 @@ export class ToolRuntime extends Service {
     const self = rawService(this)
     const agentId = scope?.agentId
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '')) {
-      throw new ToolError('INVALID_TOOL', `tools.register() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
+      throw new ToolsError('INVALID_TOOL', `tools.register() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
     }
     const server = checkServer(scope?.server, 'tools.register()')
     const entry = prepareTool(definition, self.validators)
@@ -76,10 +76,10 @@ export class ToolRuntime extends Service {
     const holder = self.scopes.holder(name, agentId)
     if (holder) {
       const wanted = agentId === undefined ? 'for every agent' : `for agent ${describeValue(agentId)}`
-      throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${holder === wanted ? '' : ` ${holder}; it cannot also be registered ${wanted}`}`)
+      throw new ToolsError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${holder === wanted ? '' : ` ${holder}; it cannot also be registered ${wanted}`}`)
     }
     if (agentId !== undefined && entry.deferred) {
-      throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
+      throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
     }
     const registry = self.scopes.registryFor(agentId)
     const where = agentId === undefined ? {} : { agentId }
@@ -105,12 +105,12 @@ export class ToolRuntime extends Service {
   registerMany(definitions: readonly ExecutableTool[], options: ToolRegistration = {}): ToolBatchDisposer {
     const self = rawService(this)
     if (!Array.isArray(definitions)) {
-      throw new ToolError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${describeValue(definitions)}`)
+      throw new ToolsError('INVALID_TOOL', `tools.registerMany() needs a list of tool definitions, got ${describeValue(definitions)}`)
     }
     const server = checkServer(options?.server, 'tools.registerMany()')
     const agentId = options?.agentId
     if (agentId !== undefined && (typeof agentId !== 'string' || agentId === '')) {
-      throw new ToolError('INVALID_TOOL', `tools.registerMany() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
+      throw new ToolsError('INVALID_TOOL', `tools.registerMany() takes agentId as a non-empty string or omitted, got ${describeValue(agentId)}`)
     }
     const entries = definitions.map((definition) => prepareTool(definition, self.validators))
     const wanted = agentId === undefined ? 'for every agent' : `for agent ${describeValue(agentId)}`
@@ -119,10 +119,10 @@ export class ToolRuntime extends Service {
       const holder = self.scopes.holder(name, agentId)
       if (holder || names.has(name)) {
         const where = holder && holder !== wanted ? ` ${holder}; it cannot also be registered ${wanted}` : ''
-        throw new ToolError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${where}`)
+        throw new ToolsError('DUPLICATE_TOOL', `tool ${describeValue(name)} is already registered${where}`)
       }
       if (agentId !== undefined && deferred) {
-        throw new ToolError('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
+        throw new ToolsError('INVALID_TOOL', `tool ${describeValue(name)} is registered for agent ${describeValue(agentId)} and cannot be deferred; only tools for every agent can`)
       }
       names.add(name)
     }
@@ -230,7 +230,7 @@ export class ToolRuntime extends Service {
     const events = ['failed', 'exited', 'reconnected']
     if (typeof status?.source !== 'string' || status.source === '' || typeof status.prefix !== 'string'
       || !events.includes(status.event) || typeof status.message !== 'string') {
-      throw new ToolError('INVALID_TOOL', `tools.reportSource() takes { source, prefix, event: ${events.join(' | ')}, message }, got ${describeValue(status)}`)
+      throw new ToolsError('INVALID_TOOL', `tools.reportSource() takes { source, prefix, event: ${events.join(' | ')}, message }, got ${describeValue(status)}`)
     }
     const frozen = Object.freeze({ ...status })
     self.sources.record(frozen)
@@ -256,7 +256,7 @@ export class ToolRuntime extends Service {
 
   private require(name: string, action: string): ToolEntry {
     const entry = typeof name === 'string' ? this.registry.get(name) : undefined
-    if (!entry) throw new ToolError('UNKNOWN_TOOL', `cannot ${action} unknown tool ${describeValue(name)}; known tools: ${listNames(this.list())}`)
+    if (!entry) throw new ToolsError('UNKNOWN_TOOL', `cannot ${action} unknown tool ${describeValue(name)}; known tools: ${listNames(this.list())}`)
     return entry
   }
 
@@ -269,7 +269,7 @@ export default ToolRuntime
 
 function checkServer(server: unknown, call: string): string | undefined {
   if (server === undefined || (typeof server === 'string' && server !== '')) return server
-  throw new ToolError('INVALID_TOOL', `${call} takes server as a non-empty string or omitted, got ${describeValue(server)}`)
+  throw new ToolsError('INVALID_TOOL', `${call} takes server as a non-empty string or omitted, got ${describeValue(server)}`)
 }
 
 /**

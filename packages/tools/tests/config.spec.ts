@@ -1,7 +1,7 @@
 import { Context } from 'cordis'
 import SystemPrompt from 'dsh-system-prompt'
 import { describe, expect, it } from 'vitest'
-import ToolRuntime, { ToolError } from '../src/index.ts'
+import ToolRuntime, { ToolsError } from '../src/index.ts'
 import { setup } from './setup.ts'
 
 describe('ToolRuntime config', () => {
@@ -30,7 +30,7 @@ describe('ToolRuntime config', () => {
   it('checks timeoutMs even when constructed without the schema', () => {
     const ctx = new Context()
     const build = () => new ToolRuntime(ctx, { timeoutMs: -1 })
-    expect(build).toThrow(ToolError)
+    expect(build).toThrow(ToolsError)
     expect(build).toThrow('tools config timeoutMs must be an integer number of milliseconds from 1 to 2147483647, got -1')
     expect(ctx.get('tools')).toBeUndefined()
   })

@@ -1,6 +1,6 @@
 import { SystemPromptError, TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { describe, expect, it } from 'vitest'
-import { ToolError } from '../src/index.ts'
+import { ToolsError } from '../src/index.ts'
 import { names, recordChanges, setup, tool } from './setup.ts'
 
 const assembled = async (ctx: Awaited<ReturnType<typeof setup>>) => names((await ctx.systemPrompt.assemble()).tools)
@@ -66,8 +66,8 @@ describe('deferred tools', () => {
     ctx.tools.register(tool('read'))
     ctx.tools.register(tool('search', { shouldDefer: true }))
     for (const call of [() => ctx.tools.reveal('serch'), () => ctx.tools.unreveal('serch')]) {
-      const error = (() => { try { call() } catch (error) { return error } })() as ToolError
-      expect(error).toBeInstanceOf(ToolError)
+      const error = (() => { try { call() } catch (error) { return error } })() as ToolsError
+      expect(error).toBeInstanceOf(ToolsError)
       expect(error.code).toBe('UNKNOWN_TOOL')
       expect(error.message).toMatch(/^cannot (reveal|unreveal) unknown tool "serch"; known tools: read, search$/)
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ToolError, type ToolExecuteContext } from '../src/index.ts'
+import { ToolsError, type ToolExecuteContext } from '../src/index.ts'
 import { setup, tool } from './setup.ts'
 
 const strictParameters = {
@@ -113,7 +113,7 @@ describe('tools.execute()', () => {
     expect(await ctx.tools.execute('slow', {})).toEqual({ output: 'tool "slow" timed out after 30 ms', isError: true })
     expect(Date.now() - started).toBeGreaterThanOrEqual(25)
     expect(seen.signal?.aborted).toBe(true)
-    expect(seen.signal?.reason).toBeInstanceOf(ToolError)
+    expect(seen.signal?.reason).toBeInstanceOf(ToolsError)
     expect(seen.signal?.reason.code).toBe('TIMEOUT')
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOOL_KINDS, ToolError, kindFromHints } from '../src/index.ts'
+import { TOOL_KINDS, ToolsError, kindFromHints } from '../src/index.ts'
 import { setup, tool } from './setup.ts'
 
 describe('tool kinds (ACP ToolKind)', () => {
@@ -33,7 +33,7 @@ describe('tool kinds (ACP ToolKind)', () => {
 
   it('refuses an unknown kind, naming the tool, the value and every ACP kind', async () => {
     const ctx = await setup()
-    expect(() => ctx.tools.register(tool('x', { kind: 'write' as never }))).toThrow(ToolError)
+    expect(() => ctx.tools.register(tool('x', { kind: 'write' as never }))).toThrow(ToolsError)
     expect(() => ctx.tools.register(tool('x', { kind: 'write' as never })))
       .toThrow(`tool "x" has kind "write"; a kind is one of the ACP tool kinds: ${TOOL_KINDS.join(', ')}`)
     expect(ctx.tools.has('x')).toBe(false)

@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { ToolError } from '../src/index.ts'
+import { ToolsError } from '../src/index.ts'
 import { setup, tool } from './setup.ts'
 
 const run = (ctx: Context, name: string, apply: (ctx: Context) => void) => ctx.plugin({ name, inject: ['tools'], apply })
@@ -46,7 +46,7 @@ describe('tools.origin()', () => {
   it.each([[''], [7], [null], [{ name: 's' }]])('refuses server %j, naming it, and registers nothing', async (server) => {
     const ctx = await setup()
     await run(ctx, 'bad', (ctx) => {
-      expect(() => ctx.tools.register(tool('a'), { server } as never)).toThrow(ToolError)
+      expect(() => ctx.tools.register(tool('a'), { server } as never)).toThrow(ToolsError)
       expect(() => ctx.tools.register(tool('a'), { server } as never)).toThrow(/^tools\.register\(\) takes server as a non-empty string or omitted, got /)
       expect(() => ctx.tools.registerMany([tool('b')], { server } as never)).toThrow(/^tools\.registerMany\(\) takes server as a non-empty string or omitted, got /)
     })

@@ -1,7 +1,7 @@
 import { Context } from 'cordis'
 import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
 import { expect } from 'vitest'
-import ToolRuntime, { ToolError, type ToolChange, type ExecutableTool, type ToolRuntimeConfig } from '../src/index.ts'
+import ToolRuntime, { ToolsError, type ToolChange, type ExecutableTool, type ToolRuntimeConfig } from '../src/index.ts'
 
 /** A root context with the real SystemPrompt and ToolRuntime loaded. */
 export async function setup(config: Partial<ToolRuntimeConfig> & Record<string, unknown> = {}, prompt: Partial<SystemPromptConfig> = {}) {
@@ -42,13 +42,13 @@ export function recordChanges(ctx: Context): ToolChange[] {
 
 export const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name)
 
-/** The `ToolError` that `run` throws (fails the test when it throws nothing or something else). */
-export function toolError(run: () => unknown): ToolError {
+/** The `ToolsError` that `run` throws (fails the test when it throws nothing or something else). */
+export function toolError(run: () => unknown): ToolsError {
   try {
     run()
   } catch (error) {
-    expect(error).toBeInstanceOf(ToolError)
-    return error as ToolError
+    expect(error).toBeInstanceOf(ToolsError)
+    return error as ToolsError
   }
-  throw new Error('expected a ToolError')
+  throw new Error('expected a ToolsError')
 }

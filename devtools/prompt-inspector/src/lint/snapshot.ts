@@ -1,9 +1,9 @@
 import type {} from 'dsh-llm'
 import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
-import { renderContextSections, renderPrompt, type AssembleContext } from 'dsh-system-prompt'
+import { renderContextSections, renderPrompt, SystemPromptError, type AssembleContext } from 'dsh-system-prompt'
 import type { ServerSpec } from 'dsh-tools-mcp'
-import { PromptCliError } from '../errors.ts'
+import { PromptInspectorError } from '../errors.ts'
 import { loopContext, withSettledApp } from '../inspect.ts'
 import { findOwners } from '../owners.ts'
 import { renderSections } from '../sections.ts'
@@ -40,7 +40,7 @@ export async function snapshotBoot(file: string, text: string, settleMs: number,
   return withSettledApp({ file, text, settleMs }, async (app) => {
     const ctx: Context = app.ctx
     const systemPrompt = ctx.get('systemPrompt')
-    if (!systemPrompt) throw new PromptCliError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to lint`)
+    if (!systemPrompt) throw new PromptInspectorError('MISCONFIGURED', `${file}: no entry provides the systemPrompt service, so there is no prompt to lint`)
     const context = loopContext(ctx)
     const taken: AssemblySnapshot[] = []
     let owners = new Map<string, string>()
@@ -64,7 +64,7 @@ export async function snapshotBoot(file: string, text: string, settleMs: number,
           tools: inspection.assembly.tools,
         })
       } catch (error) {
-        if (error instanceof Error && error.name === 'SystemPromptError') throw new PromptCliError('MISCONFIGURED', error.message, { cause: error })
+        if (SystemPromptError.is(error)) throw new PromptInspectorError('MISCONFIGURED', error.message, { cause: error })
         throw error
       }
     }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import type { PgInputOptions } from '../cli.ts'
-import { PromptCliError } from '../errors.ts'
+import { PromptInspectorError } from '../errors.ts'
 import { PROFILES, cachePolicy, type ProviderId } from 'dsh-llm'
 import { TTL_PENDING, buildSessionView } from './build.ts'
 import { loadSession, type RawEvent } from './events.ts'
@@ -39,7 +39,7 @@ export async function writeSessionPage(options: ViewOptions): Promise<ViewResult
   try {
     await writeFile(file, page)
   } catch (error) {
-    throw new PromptCliError('INPUT', `${file}: cannot write the page: ${(error as Error).message}`, { cause: error })
+    throw new PromptInspectorError('INPUT', `${file}: cannot write the page: ${(error as Error).message}`, { cause: error })
   }
   const result: ViewResult = { file, bytes: Buffer.byteLength(page), view }
   if (options.open) result.warning = await openFile(file)
@@ -65,7 +65,7 @@ function ttlOf(provider: ProviderId, cacheTtl: string | undefined, events: reado
   try {
     ttl = cachePolicy(PROFILES[provider], typeof model === 'string' ? model : '', cacheTtl).ttl
   } catch (error) {
-    throw new PromptCliError('USAGE', `--cache-ttl: ${(error as Error).message}`)
+    throw new PromptInspectorError('USAGE', `--cache-ttl: ${(error as Error).message}`)
   }
   if (ttl.seconds === undefined) return { status: 'unbounded', note: `the ${provider} profile documents no bound on its cache lifetime (${ttl.name}), so no gap is marked` }
   return { status: 'known', ttlMs: ttl.seconds * 1000, profile: provider, name: ttl.name }

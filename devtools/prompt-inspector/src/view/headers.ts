@@ -1,5 +1,5 @@
 import type { ToolSchema } from 'dsh-core'
-import { PromptCliError } from '../errors.ts'
+import { PromptInspectorError } from '../errors.ts'
 import type { ViewHeader } from './model.ts'
 
 /**
@@ -14,9 +14,9 @@ export class HeaderTable {
   /** The index of the header logged by a `request/header` event's data, adding it when new. */
   add(seq: number, data: any, where: string): number {
     const header = data?.header
-    if (!header || typeof header !== 'object') throw new PromptCliError('INPUT', `${where}: request/header seq ${seq}: data.header must be an object { model, system, tools }`)
-    if (typeof header.model !== 'string') throw new PromptCliError('INPUT', `${where}: request/header seq ${seq}: data.header.model must be a string, got ${JSON.stringify(header.model)}`)
-    if (typeof header.system !== 'string') throw new PromptCliError('INPUT', `${where}: request/header seq ${seq}: data.header.system must be a string`)
+    if (!header || typeof header !== 'object') throw new PromptInspectorError('INPUT', `${where}: request/header seq ${seq}: data.header must be an object { model, system, tools }`)
+    if (typeof header.model !== 'string') throw new PromptInspectorError('INPUT', `${where}: request/header seq ${seq}: data.header.model must be a string, got ${JSON.stringify(header.model)}`)
+    if (typeof header.system !== 'string') throw new PromptInspectorError('INPUT', `${where}: request/header seq ${seq}: data.header.system must be a string`)
     const tools = toolsOf(header.tools, `${where}: request/header seq ${seq}`)
     const toolsText = tools ? JSON.stringify(tools) : header.tools as string
     const deferredTools: string[] = Array.isArray(header.deferredTools) ? header.deferredTools.filter((name: unknown) => typeof name === 'string') : []
@@ -46,8 +46,8 @@ export function prefixText(header: ViewHeader): string {
 // A snapshot fixture stores "{{tools}}" instead of the list; it is shown as logged.
 function toolsOf(value: unknown, where: string): ToolSchema[] | null {
   if (typeof value === 'string') return null
-  if (!Array.isArray(value)) throw new PromptCliError('INPUT', `${where}: data.header.tools must be a list of tools, got ${JSON.stringify(value)}`)
+  if (!Array.isArray(value)) throw new PromptInspectorError('INPUT', `${where}: data.header.tools must be a list of tools, got ${JSON.stringify(value)}`)
   const bad = value.findIndex((tool) => !tool || typeof tool !== 'object' || typeof tool.name !== 'string')
-  if (bad >= 0) throw new PromptCliError('INPUT', `${where}: data.header.tools[${bad}] must be a tool { name, description, parameters }`)
+  if (bad >= 0) throw new PromptInspectorError('INPUT', `${where}: data.header.tools[${bad}] must be a tool { name, description, parameters }`)
   return value as ToolSchema[]
 }

@@ -1,4 +1,4 @@
-import { PromptCliError } from '../errors.ts'
+import { PromptInspectorError } from '../errors.ts'
 import type { RawEvent } from './events.ts'
 import { HeaderTable } from './headers.ts'
 import type { ViewHeader, ViewMarker, ViewRequest, ViewUsage } from './model.ts'
@@ -144,7 +144,7 @@ export function foldTimeline(events: readonly RawEvent[], where: string): Timeli
   close(open)
   const headers = table.headers
   for (const request of requests) {
-    if (request.header < 0) throw new PromptCliError('INPUT', `${where}: request of turn ${request.turn} step ${request.step} (seq ${request.seq}) has no request/header before it`)
+    if (request.header < 0) throw new PromptInspectorError('INPUT', `${where}: request of turn ${request.turn} step ${request.step} (seq ${request.seq}) has no request/header before it`)
     request.sizes.tools = headers[request.header]!.bytes.tools
     request.sizes.system = headers[request.header]!.bytes.system
   }

@@ -25,6 +25,7 @@ export interface HttpAdapterErrorDetails {
  * Messages never contain the API key.
  */
 export class HttpAdapterError extends CodedError<HttpAdapterErrorCode> {
+  static override readonly marker = 'dsh-llm/http'
   override name = 'HttpAdapterError'
   /** HTTP status of the failed response, when there was one. */
   status?: number

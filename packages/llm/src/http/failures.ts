@@ -88,9 +88,9 @@ export function failureMapper<A extends SdkApiError>(spec: FailureMapperSpec<A>)
     },
     streamFailure(error, site, received, signal) {
       if (signal?.aborted) return cancelled(site)
-      if (error instanceof HttpAdapterError && error.code === 'STREAM_STALLED') return error
+      if (HttpAdapterError.is(error, 'STREAM_STALLED')) return error
       if (error instanceof sdk.APIUserAbortError) return cancelled(site)
-      if (error instanceof HttpAdapterError) {
+      if (HttpAdapterError.is(error)) {
         return build(error.code, `response from ${site.url} for model "${site.model}" is unusable: ${error.message}`, site)
       }
       if (error instanceof SyntaxError) {
