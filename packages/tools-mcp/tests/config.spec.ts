@@ -76,7 +76,7 @@ describe('a refused server', () => {
       error = thrown
     }
     if (!ToolsMcpError.is(error, 'INVALID_CONFIG')) throw new Error(`expected a ToolsMcpError, got ${String(error)}`)
-    expect(error.details).toEqual({ server: 'files-2' })
+    expect(error.details).toEqual({ server: 'files-2', reason: 'command is an empty string' })
     expect(error.message).toBe('server "files-2": command is an empty string')
   })
 })
