@@ -9,6 +9,10 @@ export type PgSessionErrorCode =
   | 'BUSY'
   | 'WRITE_FAILED'
   | 'READ_FAILED'
+  | 'BAD_REQUEST'
+  | 'NOT_HELD'
+  | 'KEPT'
+  | 'NO_ANSWER'
 
 /** The one error class of dsh-session-postgres. Its message never contains the database password. */
 export class PgSessionError extends CodedError<PgSessionErrorCode> {
