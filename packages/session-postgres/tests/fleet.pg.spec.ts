@@ -2,7 +2,8 @@ import { hostname } from 'node:os'
 import { contractTurn } from 'dsh-session/testing'
 import type { SessionPage } from 'dsh-session'
 import { describe, expect, it } from 'vitest'
-import { freshSchema, sql, startStore } from './helpers.ts'
+import pg from 'pg'
+import { freshSchema, pgUrl, sql, startStore } from './helpers.ts'
 
 const self = { host: hostname(), pid: process.pid }
 
@@ -105,6 +106,35 @@ describe('BUSY names the holder', () => {
     expect(error.message).toMatch(new RegExp(`^session "held" is busy: another process is writing it: process ${hostname()}:${process.pid} `
       + 'holds it since \\d{4}-\\d\\d-\\d\\dT[^ ]+Z and last wrote \\d+ s ago \\(it holds'))
     expect((error as unknown as { holder: unknown }).holder).toMatchObject(self)
+  })
+})
+
+describe('holders of another version', () => {
+  it('a lock without a holder row says its holder is not recorded', async () => {
+    const schema = freshSchema()
+    const b = await startStore({ schema })
+    const { lockKey } = await import('../src/lock-key.ts')
+    const client = new pg.Client({ connectionString: pgUrl() })
+    await client.connect()
+    try {
+      await client.query('SELECT pg_advisory_lock($1::bigint)', [lockKey(schema, 'bare')])
+      const error = await rejection(b.sessions.open('bare'))
+      expect(error.message).toMatch(/^session "bare" is busy: another process is writing it: its holder is not recorded \(it holds/)
+    } finally {
+      await client.end()
+    }
+  })
+
+  it('brings a version-1 schema to version 2 on start, its sessions listed', async () => {
+    const schema = freshSchema()
+    await sql(`CREATE SCHEMA "${schema}"; CREATE TABLE "${schema}".schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO "${schema}".schema_version (version) VALUES (1);
+      CREATE TABLE "${schema}".sessions (id text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());
+      CREATE TABLE "${schema}".events (session_id text NOT NULL REFERENCES "${schema}".sessions (id) ON DELETE CASCADE, seq integer NOT NULL CHECK (seq > 0), body json NOT NULL, PRIMARY KEY (session_id, seq));
+      INSERT INTO "${schema}".sessions (id) VALUES ('old');`)
+    const a = await startStore({ schema })
+    expect((await sql(`SELECT max(version) AS v FROM "${schema}".schema_version`)).rows).toEqual([{ v: 2 }])
+    expect(ids(await a.sessions.fleet.page({ limit: 5 }))).toEqual(['old'])
   })
 })
 
