@@ -154,5 +154,12 @@ describe('a fleet of two ACP processes on one PostgreSQL', { timeout: 120_000 },
     // nothing lost: the holder still serves its session, the free one still loads
     expect(await prompt(a, held, 'still here')).toEqual({ stopReason: 'end_turn' })
     await b.connection.agent.request(methods.agent.session.load, { sessionId: free, cwd: '/', mcpServers: [] })
+
+    // between turns, a release is granted at once, and the holder's client is told
+    expect(await release(b, { sessionId: held, waitMs: 0 })).toMatchObject({ released: true, sessionId: held, holder: { pid: a.child.pid } })
+    await until(() => a.extensions.find((n) => n.method === RELEASED), 'the released notification')
+    await b.connection.agent.request(methods.agent.session.load, { sessionId: held, cwd: '/', mcpServers: [] })
+    const replayed = b.updates.filter((n) => n.sessionId === held && n.update.sessionUpdate === 'user_message_chunk')
+    expect(replayed.map((n) => (n.update as { content: { text: string } }).content.text)).toEqual(['kept', 'still here'])
   })
 })
