@@ -17,7 +17,8 @@ import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
 import { DEFAULT_PAGE_SIZE, listPage } from './session-list.ts'
-import type { SessionSummary } from 'dsh-session'
+import type { SessionFleet, SessionSummary } from 'dsh-session'
+import { RELEASED_NOTIFICATION, RELEASE_METHOD, fleetListPage, releaseHandler, requestRelease } from './fleet.ts'
 import type { ToolKind } from 'dsh-tools'
 
 export interface AcpAgentOptions {
@@ -30,6 +31,8 @@ export interface AcpAgentOptions {
   summaries?: () => Promise<SessionSummary[]>
   /** Sessions per `session/list` page. */
   listPageSize?: number
+  /** A session store shared by a fleet: `session/list` shows every session with its holder, and `_dsh/release_session` is served. */
+  fleet?: SessionFleet
   /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
   ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
@@ -120,6 +123,12 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     servers.open(target.id, specs)
     return target
   }
+  const closeSession = async (sessionId: string) => {
+    await sessions.close(sessionId)
+    sourceNotices?.close(sessionId)
+    advertised.delete(sessionId)
+    logger.debug('session %s: closed', sessionId)
+  }
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, guard(async ({ params }) => {
       // the capabilities as the client sent them: the SDK's parsing drops a `notices: true`
@@ -160,15 +169,14 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     }))
     .onRequest(methods.agent.session.list, guard(async ({ params }) => {
       if (!options.summaries) throw new AcpDemoError('UNKNOWN_SESSION', 'session/list is not offered by this agent (no session store)')
+      if (options.fleet) return fleetListPage(options.fleet, params, loop.cwd, options.listPageSize ?? DEFAULT_PAGE_SIZE)
       return listPage(await options.summaries(), params, loop.cwd, options.listPageSize ?? DEFAULT_PAGE_SIZE)
     }))
     .onRequest(methods.agent.session.close, guard(async ({ params }) => {
-      await sessions.close(params.sessionId)
-      sourceNotices?.close(params.sessionId)
-      advertised.delete(params.sessionId)
-      logger.debug('session %s: closed', params.sessionId)
+      await closeSession(params.sessionId)
       return {}
     }))
+    .onRequest(RELEASE_METHOD, (raw: unknown) => raw, guard(async ({ params }) => requestRelease(options.fleet, params)))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
@@ -198,8 +206,15 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     connected.client.notify(methods.client.session.update, { sessionId: agent.id, update })
       .catch((error) => logger.warn('session %s: cannot send the cold-cache notice: %s', agent.id, messageOf(error)))
   })
+  // another process's client wants a session of this connection: released at a turn boundary, never mid-turn
+  const stopReleases = options.fleet?.onReleaseRequest(releaseHandler({
+    has: (sessionId) => sessions.find(sessionId) !== undefined,
+    idle: (sessionId) => sessions.idle(sessionId),
+    close: closeSession,
+    tell: (sessionId, to) => connected.client.notify(RELEASED_NOTIFICATION, { sessionId, to }),
+  }))
   const closed = connected.closed
-    .finally(() => stopCold?.())
+    .finally(() => { stopCold?.(); stopReleases?.() })
     .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
     .then(() => sourceNotices?.dispose())
     .then(() => sessions.closeAll())

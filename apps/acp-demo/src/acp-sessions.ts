@@ -30,7 +30,9 @@ export class AcpSessions {
     } catch (error) {
       // a store with one writer per session (PostgreSQL) refuses a session another process is writing
       if (!CodedError.is(error, 'BUSY')) throw error
-      throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${(error as Error).message}`, { sessionId })
+      // a fleet store names the holder (dsh-session-postgres's busy error): the client may ask it to release the session
+      const { holder } = error.details as { holder?: unknown }
+      throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${error.message}`, { sessionId, ...holder !== undefined && { holder } })
     }
     this.agents.set(agent.id, agent)
     return agent
@@ -79,6 +81,11 @@ export class AcpSessions {
   cancel(sessionId: string): void {
     for (const cancel of this.waiting.get(sessionId) ?? []) cancel()
     this.agents.get(sessionId)?.cancel()
+  }
+
+  /** Resolves once no prompt turn of `sessionId` is running (at once when none is). */
+  async idle(sessionId: string): Promise<void> {
+    for (let turns = this.turns.get(sessionId); turns?.size; turns = this.turns.get(sessionId)) await Promise.all(turns)
   }
 
   /** Remembers a running turn of `sessionId`, so closing can wait until its end is in the session log. */

@@ -9,6 +9,9 @@ export type AcpDemoErrorCode =
   | 'TURN_FAILED'
   | 'INVALID_MCP_SERVER'
   | 'INVALID_PARAMS'
+  | 'NOT_HELD'
+  | 'KEPT'
+  | 'NO_ANSWER'
 
 /** The one error class of dsh-acp-demo. */
 export class AcpDemoError extends CodedError<AcpDemoErrorCode> {
@@ -27,6 +30,9 @@ const RPC_CODES: Record<AcpDemoErrorCode, number> = {
   TURN_FAILED: -32603,
   INVALID_MCP_SERVER: -32602,
   INVALID_PARAMS: -32602,
+  NOT_HELD: -32002,
+  KEPT: -32600,
+  NO_ANSWER: -32600,
 }
 
 /**

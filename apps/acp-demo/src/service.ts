@@ -78,7 +78,7 @@ export class AcpDemo extends Service {
     const kindOf = (name: string, agentId: string) => isGone(ctx) ? 'other' as const : ctx.tools.kind(name, { agentId })
     const serving = serveAcp(stream, {
       loop: this.loop, info: this.info, logger: this.logger, ready, mcp, storedSessions, onColdCache, kindOf,
-      summaries, listPageSize: this.config.sessionListPageSize, sources,
+      summaries, listPageSize: this.config.sessionListPageSize, sources, fleet: store?.fleet,
     })
     this.served.add(serving)
     serving.closed.finally(() => this.served.delete(serving))

@@ -42,21 +42,35 @@ const tagOf = (payload: Buffer) => createHmac('sha256', CURSOR_KEY).update(paylo
 
 // a cursor names the last session of the page it ends, by its place in the listing's order: `<payload>.<tag>`
 function encodeCursor(summary: SessionSummary): string {
-  const payload = Buffer.from(JSON.stringify([summary.lastTime ?? '', summary.id]))
+  return signCursor([summary.lastTime ?? '', summary.id])
+}
+
+/** `value` as an opaque cursor this process will recognize: `<base64url JSON>.<HMAC tag>`. */
+export function signCursor(value: unknown): string {
+  const payload = Buffer.from(JSON.stringify(value))
   return `${payload.toString('base64url')}.${tagOf(payload).toString('base64url')}`
 }
 
-function decodeCursor(cursor: string): [string, string] {
+/** The value a cursor of this process carries; INVALID_PARAMS for any cursor this process did not sign. */
+export function readCursor(cursor: string): unknown {
   const parts = cursor.split('.')
   if (parts.length === 2) {
     const [payload, tag] = parts.map((part) => Buffer.from(part!, 'base64url'))
     // canonical base64url only, so one cursor has one spelling
     const canonical = payload!.toString('base64url') === parts[0] && tag!.toString('base64url') === parts[1]
     if (canonical && tag!.length === TAG_BYTES && timingSafeEqual(tag!, tagOf(payload!))) {
-      return JSON.parse(payload!.toString('utf8')) as [string, string]
+      return JSON.parse(payload!.toString('utf8'))
     }
   }
   throw new AcpDemoError('INVALID_PARAMS', `session/list: cursor ${JSON.stringify(cursor)} is not one this agent gave out; pass a nextCursor `
+    + 'from an earlier session/list answer of this agent process (cursors end with it), or none for the first page', { cursor })
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  const value = readCursor(cursor)
+  if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) return value as [string, string]
+  // signed by this process, but by the fleet listing: the same refusal
+  throw new AcpDemoError('INVALID_PARAMS', `session/list: cursor ${JSON.stringify(cursor)} is not one this listing gave out; pass a nextCursor `
     + 'from an earlier session/list answer of this agent process (cursors end with it), or none for the first page', { cursor })
 }
 

@@ -69,6 +69,8 @@ export function spawnApp(args: string[], options: SpawnOptions = {}): Spawned {
 export interface Driven extends Spawned {
   connection: ClientConnection
   updates: SessionNotification[]
+  /** Notifications of methods the SDK does not know (ACP extensions, `_`-prefixed), in order. */
+  extensions: { method: string; params: unknown }[]
   /** Writes raw bytes to the child's stdin, bypassing the client. */
   writeRaw(text: string): void
   /** Closes stdin and waits for the exit code. */
@@ -88,8 +90,10 @@ export function drive(args: string[], options: SpawnOptions = {}): Driven {
     },
   })
   const updates: SessionNotification[] = []
+  const extensions: { method: string; params: unknown }[] = []
   let app = client({ name: 'dsh-acp-demo tests' })
     .onNotification(methods.client.session.update, ({ params }) => { updates.push(params) })
+    .onNotification('*', ({ method, params }) => { extensions.push({ method, params }) })
   const { onPermission } = options
   if (onPermission) app = app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => onPermission(params, signal))
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin), input))
@@ -97,6 +101,7 @@ export function drive(args: string[], options: SpawnOptions = {}): Driven {
     ...spawned,
     connection,
     updates,
+    extensions,
     writeRaw: (text) => child.stdin.write(text),
     stop: async () => {
       child.stdin.end()

@@ -89,7 +89,7 @@ describe('session/load from a PostgreSQL session store', { timeout: 90_000 }, ()
 
     const busy = await rejection(other.connection.agent.request(methods.agent.session.load, { sessionId, cwd: '/', mcpServers: [] }))
     expect(busy).toMatchObject({ code: -32600, data: { code: 'BUSY', sessionId } })
-    expect(busy.message).toMatch(new RegExp(`^cannot load session "${sessionId}": session "${sessionId}" is busy: another process is writing it .*schema "${schema}"`))
+    expect(busy.message).toMatch(new RegExp(`^cannot load session "${sessionId}": session "${sessionId}" is busy: another process is writing it: process .*schema "${schema}"`))
     expect(busy.message).not.toContain(new URL(inject('pgUrl')).password)
     expect(busy.message.split('\n')).toHaveLength(1)
 

@@ -8,10 +8,12 @@ export type { SessionSummary } from 'dsh-session'
 export function formatSessions(summaries: readonly SessionSummary[], where: string): string {
   if (!summaries.length) return `no sessions in ${where}\n`
   return summaries.map((summary) => {
-    if (summary.busy) return `${summary.id}  in use: another process is writing it\n`
+    // a fleet store (PostgreSQL) reads a held session without its lock and names its holder
+    if (summary.busy && !summary.holder) return `${summary.id}  in use: another process is writing it\n`
     if (summary.broken !== undefined) return `${summary.id}  broken: ${summary.broken}\n`
     const prompt = summary.firstPrompt === undefined ? '(no prompt)' : JSON.stringify(oneLine(summary.firstPrompt, 60))
     const turns = `${summary.turns} ${summary.turns === 1 ? 'turn' : 'turns'}`
-    return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}\n`
+    const held = summary.busy && summary.holder ? `  in use by ${summary.holder.host}:${summary.holder.pid} since ${summary.holder.since}` : ''
+    return `${summary.id}  ${summary.lastTime ?? '-'}  ${turns}  ${prompt}${held}\n`
   }).join('')
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { storedEvents, throwawaySchema } from 'dsh-session-postgres/testing'
@@ -97,7 +98,8 @@ describe('the stdio front door on a PostgreSQL session store', { timeout: 120_00
 
     const listed = await run([file, '--sessions'], '', { env: env() })
     expect(listed).toMatchObject({ code: 0, stderr: '' })
-    expect(listed.stdout).toMatch(new RegExp(`^${free}  \\S+  1 turn  "older"\n${id}  in use: another process is writing it\n$`))
+    // listed with its contents and its holder (the fleet listing reads it without its lock), most recent first
+    expect(listed.stdout).toMatch(new RegExp(`^${id}  \\S+  2 turns  "newer"  in use by ${hostname()}:${holder.pid} since \\d{4}-\\S+Z\n${free}  \\S+  1 turn  "older"\n$`))
     const refused = await run([file, '--resume', id], 'hi\n', { env: env() })
     expect(refused).toMatchObject({ code: 1, stdout: '' })
     expect(refused.stderr.split('\n')).toHaveLength(2)

@@ -10,6 +10,7 @@ export type Command =
   | { command: 'diff'; a: string; b: string; json: boolean; settleMs: number; pg: PgInputOptions }
   | { command: 'view'; input: string; out: string | undefined; open: boolean; json: boolean; pg: PgInputOptions; provider?: ProviderId; cacheTtl?: string }
   | { command: 'lint'; file: string; json: boolean; settleMs: number; maxToolBytes: number }
+  | { command: 'sessions'; url: string | undefined; json: boolean; pg: PgInputOptions }
 
 /** Where `pg:` inputs are read: the variable holding the URL, and the schema. */
 export interface PgInputOptions {
@@ -28,6 +29,7 @@ export const USAGE = `Usage:
   dsh-prompt diff <a> <b> [--json] [--settle <ms>] [--pg-url-env <NAME>] [--pg-schema <name>]
   dsh-prompt view <session.jsonl | SESSION-ID | pg:SESSION-ID> [--out page.html] [--open] [--provider <id> [--cache-ttl <name>]]
   dsh-prompt lint <cordis.yml> [--json] [--settle <ms>] [--max-tool-bytes <n>]
+  dsh-prompt sessions <pg: | pg:postgres://…> [--json] [--pg-url-env <NAME>] [--pg-schema <name>]
   dsh-prompt --help
 
 inspect  Boot an app file without serving it and show the request prefix the agent loop would send:
@@ -44,6 +46,9 @@ lint     Boot an app file twice, assemble twice, and report what would keep its 
          stable: volatile text in sections, variables and tool descriptions, the working directory in
          the prefix, MCP servers whose tool lists differ between listings, an oversized tool block, a
          prefix past the model's context window. The app file is read once (a FIFO works).
+sessions The fleet on PostgreSQL, read without taking any session: the live holders (host, pid, sessions,
+         since), the oldest open turn of a held session, and the held sessions with the worst cached share
+         of their prompt tokens over the last hour. pg: reads the URL from --pg-url-env's variable.
 
 Options:
   --json         Print one JSON object on stdout instead of text.
@@ -61,7 +66,7 @@ Options:
 Exit status: 0 done (diff: identical; lint: nothing found); diff: 1 the prefixes differ, 2 trouble (like diff(1));
 lint: 1 findings, 2 the lint could not run; inspect, view: 1 trouble.`
 
-const COMMANDS = ['inspect', 'diff', 'view', 'lint']
+const COMMANDS = ['inspect', 'diff', 'view', 'lint', 'sessions']
 const OPTIONS = ['--json', '--settle', '--pg-url-env', '--pg-schema', '--out', '--open', '--provider', '--cache-ttl', '--max-tool-bytes', '--help', '-h']
 const VALID_OPTIONS = '--json, --settle <ms>, --pg-url-env <NAME>, --pg-schema <name>, --out <file>, --open, --provider <id>, --cache-ttl <name>, --max-tool-bytes <n>, --help'
 
@@ -137,6 +142,14 @@ export function parseArgs(argv: readonly string[]): Command {
   if (command === 'lint') {
     if (rest.length !== 1) throw new PromptInspectorError('USAGE', `lint takes one app file, got ${describeCount(rest)}; usage: dsh-prompt lint <cordis.yml> [--json]`)
     return { command, file: rest[0], json, settleMs, maxToolBytes }
+  }
+  if (command === 'sessions') {
+    const input = rest[0]
+    if (rest.length !== 1 || !input!.startsWith('pg:') || !/^pg:((postgres|postgresql):\/\/.+)?$/.test(input!)) {
+      throw new PromptInspectorError('USAGE', `sessions takes one fleet, pg: (the URL from --pg-url-env's variable) or pg:postgres://user@host/db, got ${describeCount(rest)}; `
+        + 'usage: dsh-prompt sessions pg: [--json]')
+    }
+    return { command, url: input!.length > 3 ? input!.slice(3) : undefined, json, pg }
   }
   throw new PromptInspectorError('USAGE', `unknown command ${JSON.stringify(command)}; valid commands: ${COMMANDS.join(', ')} (see dsh-prompt --help)`)
 }

@@ -9,6 +9,7 @@ import { loadSource, type PrefixSource } from './sources.ts'
 import { lintApp } from './lint/lint.ts'
 import { renderLint } from './lint/render.ts'
 import { describeView, writeSessionPage } from './view/command.ts'
+import { fleetView } from './fleet-view.ts'
 
 /** What one invocation printed and how it ended. */
 export interface RunResult {
@@ -36,6 +37,7 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
       const report = await lintApp({ file: command.file, settleMs: command.settleMs, maxToolBytes: command.maxToolBytes })
       return { code: report.findings.length ? 1 : 0, stdout: command.json ? json(report) : boundLines(renderLint(report)), stderr: '' }
     }
+    if (command.command === 'sessions') return { code: 0, stdout: await fleetView(command), stderr: '' }
     // one after the other: two booted apps at once would share the process's stderr log and timers
     const a = await loadSource(command.a, command.settleMs, command.pg)
     const b = await loadSource(command.b, command.settleMs, command.pg)

@@ -3,7 +3,7 @@ import { SessionPostgresError } from './errors.ts'
 import { lockKey } from './lock-key.ts'
 
 /** The schema version this code writes and reads. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
 
 /** A valid schema name: what `ident` may quote as it is (lower case letters, digits, "_", 63 at most). */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
@@ -32,6 +32,17 @@ const MIGRATIONS: ((schema: string) => string)[] = [
       body json NOT NULL,
       PRIMARY KEY (session_id, seq)
     );`,
+  // the fleet: who holds each session (live while its advisory lock is held), and the listing's order
+  (s) => `
+    CREATE TABLE ${s}.holders (
+      session_id text PRIMARY KEY,
+      host text NOT NULL,
+      pid integer NOT NULL,
+      backend_pid integer NOT NULL,
+      lock_key bigint NOT NULL,
+      since timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX sessions_by_created ON ${s}.sessions (created_at, id);`,
 ]
 
 /**

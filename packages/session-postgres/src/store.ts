@@ -4,6 +4,8 @@ import { Session, SessionError, SessionStoreBase } from 'dsh-session'
 import { DEFAULT_CONNECT_TIMEOUT_MS, type PgStoreConfig, PgStoreConfigSchema } from './config.ts'
 import { pgFailure } from './describe-error.ts'
 import { SessionPostgresError } from './errors.ts'
+import { PgFleet } from './fleet.ts'
+import { ReleaseRelay } from './release.ts'
 import { loadSession } from './load.ts'
 import { checkSchemaName, ident, migrate } from './schema.ts'
 import { type PgTarget, resolveTarget } from './target.ts'
@@ -27,6 +29,9 @@ export class PgSessionStore extends SessionStoreBase {
   private readonly pool: pg.Pool
   private readonly place: WriterPlace
   private readonly writers = new Map<string, SessionWriter>()
+  private readonly relay: ReleaseRelay
+  /** The fleet: every stored session with its live holder, and hand-over between processes (see the README). */
+  readonly fleet: PgFleet
   private readonly logger: Logger
   /** Aborted on dispose: a first connection still in flight then stops waiting (a silent server). */
   private readonly stopped = new AbortController()
@@ -54,6 +59,8 @@ export class PgSessionStore extends SessionStoreBase {
       application_name: config.applicationName,
       connectionTimeoutMillis: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     })
+    this.relay = new ReleaseRelay(this.place, (id) => this.writers.has(id), (text) => this.logger.debug(text))
+    this.fleet = new PgFleet(this.pool, this.place, this.relay, (id) => this.writers.has(id))
     // the pool drops a connection that died while idle and connects anew when asked: nothing for a user to do
     this.pool.on('error', (error) => this.logger.debug(pgFailure(error, this.target, 'idling in the pool', 'READ_FAILED').message))
     ctx.effect(() => () => {
@@ -112,6 +119,7 @@ export class PgSessionStore extends SessionStoreBase {
 
   private async shutdown(): Promise<void> {
     await Promise.allSettled(this.pending.values())
+    await this.relay.stop()
     const writers = [...this.writers.values()]
     this.writers.clear()
     this.sessions.clear()
@@ -157,6 +165,8 @@ export class PgSessionStore extends SessionStoreBase {
       // `either` has just seen the row, under the lock: the loader need not look again
       session ??= await loadSession(writer, this.schema, this.target, mode === 'either')
       this.writers.set(id, writer)
+      // a holder listens for release requests; without the listener it only keeps its sessions longer
+      this.relay.listen().catch((error) => this.logger.debug(`cannot listen for release requests: ${(error as Error).message}`))
       return session
     } catch (error) {
       await writer.release().catch(() => {})

@@ -2,6 +2,8 @@ import pg from 'pg'
 import { WriteQueue } from 'dsh-session'
 import { pgFailure } from './describe-error.ts'
 import { SessionPostgresError } from './errors.ts'
+import { busyError } from './busy.ts'
+import { forgetHolder, liveHolder, recordHolder } from './holders.ts'
 import { lockKey } from './lock-key.ts'
 import { ident } from './schema.ts'
 import type { PgTarget } from './target.ts'
@@ -42,12 +44,10 @@ export class SessionWriter extends WriteQueue {
     client.on('error', () => {})
     try {
       await client.connect()
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [lockKey(place.schema, sessionId)])
-      if (!rows[0]?.ok) {
-        throw new SessionPostgresError('BUSY', `session "${sessionId}" is busy: another process is writing it (it holds the session's `
-          + `PostgreSQL advisory lock in schema "${place.schema}" at ${place.target.safe}); one writer per session; `
-          + 'the lock is released when that process closes the session or its connection ends')
-      }
+      const key = lockKey(place.schema, sessionId)
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])
+      if (!rows[0]?.ok) throw busyError(sessionId, place, await liveHolder(client, place.schema, sessionId).catch(() => undefined))
+      await recordHolder(client, place.schema, sessionId, key)
     } catch (error) {
       await client.end().catch(() => {})
       if (SessionPostgresError.is(error)) throw error
@@ -83,6 +83,7 @@ export class SessionWriter extends WriteQueue {
       await this.flushed()
     } finally {
       this.closed = true
+      if (!this.failure) await forgetHolder(this.client, this.place.schema, this.sessionId).catch(() => {})
       await this.client.end().catch(() => {})
     }
   }

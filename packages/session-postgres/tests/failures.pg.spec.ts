@@ -91,7 +91,7 @@ describe('schema versions', () => {
     const schema = freshSchema()
     const first = await startStore({ schema })
     await first.fiber.dispose()
-    const { rows } = await sql(`SELECT version FROM "${schema}".schema_version`)
+    const { rows } = await sql(`SELECT max(version) AS version FROM "${schema}".schema_version`)
     expect(rows).toEqual([{ version: SCHEMA_VERSION }])
     const columns = await sql(`SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'events' ORDER BY ordinal_position`, [schema])
     expect(columns.rows).toEqual([

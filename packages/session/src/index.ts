@@ -19,3 +19,7 @@ export { SessionStoreBase, isSessionId } from './store-base.ts'
 export { defaultSessionRoot, dshStateFolder, stateHome, workingFolderKey } from './state-folder.ts'
 export { summarizeSessions } from './summaries.ts'
 export type { SessionSummary } from './summaries.ts'
+export type {
+  FleetProcess, FleetSession, ReleaseAnswer, ReleaseHandler, ReleaseRequest, SessionFleet, SessionHolder, SessionPage,
+  SessionPageRequest, SessionPosition,
+} from './fleet.ts'

@@ -1,4 +1,5 @@
 import type { Durability } from './durability.ts'
+import type { SessionFleet } from './fleet.ts'
 import type { Session } from './session.ts'
 
 /**
@@ -35,4 +36,9 @@ export interface SessionStoreApi {
   close(id: string): Promise<void>
   /** Resolves when every append queued so far, in every open session, is durable as `durability` says. */
   flush(): Promise<void>
+  /**
+   * Present on a store several processes share (PostgreSQL): a listing that names each session's holder,
+   * and hand-over between processes. Absent on a store of one process.
+   */
+  readonly fleet?: SessionFleet
 }

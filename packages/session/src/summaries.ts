@@ -1,5 +1,6 @@
 import { CodedError, compareCodeUnits, messageOf, oneLine } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
+import type { SessionFleet, SessionHolder } from './fleet.ts'
 import type { SessionStoreApi } from './store-api.ts'
 
 /** One stored session as a listing shows it (`--sessions`, ACP `session/list`). */
@@ -12,6 +13,8 @@ export interface SessionSummary {
   turns: number
   /** True when another process is writing the session (the store refused it with BUSY): not read. */
   busy?: boolean
+  /** The process writing the session, as a fleet store names it (with `busy`, or this process's own). */
+  holder?: SessionHolder
   /** Why the session cannot be opened (a corrupt log, a file that is not a regular one), in one line. */
   broken?: string
   /** The first event of a type listed in `summarizeSessions`'s `keep`, by type (say, the front door that created it). */
@@ -28,6 +31,7 @@ const isBusy = (error: unknown) => CodedError.is(error, 'BUSY')
  * closed again. `keep` names event types whose first occurrence the summary carries.
  */
 export async function summarizeSessions(store: SessionStoreApi, keep: readonly string[] = []): Promise<SessionSummary[]> {
+  if (store.fleet) return fleetSummaries(store, store.fleet, keep)
   const summaries: SessionSummary[] = []
   for (const id of await store.list()) {
     const open = store.get(id) !== undefined
@@ -59,5 +63,28 @@ export async function summarizeSessions(store: SessionStoreApi, keep: readonly s
     if (!open) await store.close(id)
   }
   // ISO times sort as strings; a session without events goes last
+  return summaries.sort((a, b) => compareCodeUnits(b.lastTime ?? '', a.lastTime ?? '') || compareCodeUnits(a.id, b.id))
+}
+
+/**
+ * The summaries of a fleet store, read page by page without taking any lock: a session another process holds
+ * is listed with its contents and its holder (`busy`), not hidden.
+ */
+async function fleetSummaries(store: SessionStoreApi, fleet: SessionFleet, keep: readonly string[]): Promise<SessionSummary[]> {
+  const summaries: SessionSummary[] = []
+  let after
+  do {
+    const page = await fleet.page({ limit: 1000, after, keep, turns: true })
+    for (const item of page.sessions) {
+      const kept: Record<string, SessionEvent> = {}
+      for (const type of keep) if (type in item.kept) kept[type] = { type, data: item.kept[type] } as SessionEvent
+      const summary: SessionSummary = { id: item.id, lastTime: item.lastTime, firstPrompt: item.firstPrompt, turns: item.turns ?? 0 }
+      if (keep.length) summary.kept = kept
+      if (item.holder) summary.holder = item.holder
+      if (item.holder && store.get(item.id) === undefined) summary.busy = true
+      summaries.push(summary)
+    }
+    after = page.next
+  } while (after)
   return summaries.sort((a, b) => compareCodeUnits(b.lastTime ?? '', a.lastTime ?? '') || compareCodeUnits(a.id, b.id))
 }
