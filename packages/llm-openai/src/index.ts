@@ -1,6 +1,5 @@
 export { OpenAIProvider, OpenAIProvider as default } from './plugin.ts'
 export { chatWireBody, createOpenAIAdapter } from './adapter.ts'
-export { applyChatMarks, markableChat } from './breakpoints.ts'
 export { planChatCaching, promptCacheKey } from './cache-planning.ts'
 export {
   Config, DEFAULT_CONTEXT_WINDOW, KNOWN_TOOL_UPDATE, PROMPT_CACHE_KEYS, type OpenAIConfig,
