@@ -1,14 +1,15 @@
 import type { ChatMessage, ReadonlyList, ToolSchema } from 'dsh-core'
-import type { GenerateOptions } from 'dsh-llm'
+import type { GenerateOptions, RequestMark } from 'dsh-llm'
 
 /**
  * Where a cache marker sits in a request, as a route's planner places it: after the last tool, at the end
  * of the system prompt, on the last block of the history message at that index (negative: from the end),
  * on the history's content block at that index (`{ block }`, 0-based, negative from the end), or on the
  * highest point of a grid of `{ grid }` history blocks below the newest block (the last block of every
- * grid-th run: blocks grid − 1, 2·grid − 1, …).
+ * grid-th run: blocks grid − 1, 2·grid − 1, …) — or where a route's adapter says its request carries one
+ * (a `RequestMark`: on a declared tool by name, on the system prompt, on a block of a history message).
  */
-export type CacheMark = 'tools' | 'system' | number | { block: number } | { grid: number }
+export type CacheMark = 'tools' | 'system' | number | { block: number } | { grid: number } | RequestMark
 
 /**
  * The cacheable front of one request as a sequence of blocks in the providers' prefix order: one per tool
@@ -94,12 +95,21 @@ export function layoutOf(
   }
   const history = blocks - systemBlocks
   const at = (mark: CacheMark) => {
+    if (typeof mark === 'object' && 'at' in mark) return requested(mark)
     if (mark === 'tools') return options.tools.length
     if (mark === 'system') return systemBlocks
     if (typeof mark === 'number') return blockEnds[mark < 0 ? messages.length + mark : mark] ?? 0
     const index = 'grid' in mark ? Math.floor((history - 1) / mark.grid) * mark.grid - 1
       : mark.block < 0 ? history + mark.block : mark.block
     return index >= 0 && index < history - ('grid' in mark ? 1 : 0) ? systemBlocks + index + 1 : 0
+  }
+  // a tool the layout does not list (one the route still declares) counts as the end of the tools
+  const requested = (mark: RequestMark) => {
+    if (mark.at === 'system') return systemBlocks
+    if (mark.at === 'tool') return options.tools.findIndex((tool) => tool.name === mark.name) + 1 || options.tools.length
+    const end = blockEnds[mark.index]
+    if (end === undefined) return 0
+    return Math.min(end, (mark.index ? blockEnds[mark.index - 1]! : systemBlocks) + mark.block + 1)
   }
   return {
     model: options.model, flags, toolHashes, toolEnds, system: options.system, systemBlocks, systemEnd,

@@ -1,3 +1,4 @@
+import { LOOKBACK_BLOCKS } from 'dsh-llm'
 import { quote } from 'dsh-core'
 import { CacheBreakDetectorError } from './errors.ts'
 
@@ -21,8 +22,8 @@ export interface CacheRules {
   lookbackBlocks?: number
 }
 
-/** Anthropic's documented lookback: about 20 blocks before each breakpoint. */
-export const ANTHROPIC_LOOKBACK_BLOCKS = 20
+/** The lookback when rules name none: dsh-llm's `LOOKBACK_BLOCKS` (Anthropic's documented 20 blocks). */
+export const ANTHROPIC_LOOKBACK_BLOCKS = LOOKBACK_BLOCKS
 
 /** Throws `INVALID_RULES` naming the first field that cannot be predicted with; returns the rules. */
 export function checkRules(rules: CacheRules): CacheRules {

@@ -66,13 +66,13 @@ describe('routeCaching', () => {
   it('maps each profile\'s facts to rules, the entry\'s cacheTtl included', async () => {
     const { ctx } = await on('anthropic', '1h')
     expect(ctx.promptCache.caching('cache-a').rules).toEqual({ profile: 'anthropic', mechanism: 'breakpoints', unitTokens: 1, minimumTokens: 1024, ttlMs: 3_600_000, lookbackBlocks: 20 })
-    const policy = (profile: ProviderId, model = 'm') => ({ cachePolicy: () => cachePolicy(PROFILES[profile], model) })
+    const policy = (profile: ProviderId, model = 'm') => ({ cachePolicy: () => cachePolicy(PROFILES[profile], model), cacheMarks: () => [] })
     expect(routeCaching(policy('anthropic', 'claude-haiku-4-5'), 'x').rules).toMatchObject({ minimumTokens: 4096, ttlMs: 300_000 })
     expect(routeCaching(policy('openai'), 'm').rules).toEqual({ profile: 'openai', mechanism: 'automatic', unitTokens: 128, minimumTokens: 1024, ttlMs: 600_000 })
     expect(routeCaching(policy('deepseek'), 'm').rules).toEqual({ profile: 'deepseek', mechanism: 'automatic', unitTokens: 64, minimumTokens: 64 })
     expect(routeCaching(policy('dashscope'), 'm').rules).toMatchObject({ mechanism: 'breakpoints', ttlMs: 300_000 })
     expect(routeCaching(policy('generic'), 'm')).toEqual({})
-    expect(routeCaching({ cachePolicy: () => { throw new Error('unknown model') } }, 'nope')).toEqual({})
+    expect(routeCaching({ cachePolicy: () => { throw new Error('unknown model') }, cacheMarks: () => [] }, 'nope')).toEqual({})
   })
 })
 

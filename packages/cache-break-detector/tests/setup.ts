@@ -5,7 +5,7 @@ import { Context } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentLoop from 'dsh-agent-loop'
 import type { ToolCall } from 'dsh-core'
-import LlmRuntime, { type GenerateOptions, type LlmAdapter, type StreamEvent } from 'dsh-llm'
+import LlmRuntime, { planCacheMarks, type GenerateOptions, type LlmAdapter, type ModelCachePolicy, type RequestMark, type StreamEvent } from 'dsh-llm'
 import SessionStore, { type SessionEvent } from 'dsh-session'
 import SystemPrompt from 'dsh-system-prompt'
 // dsh-tools is not a dependency of this package; the loop needs a `tools` service, so tests mount the real one.
@@ -32,7 +32,7 @@ export function cacheAdapter(cachePolicy?: LlmAdapter['cachePolicy']) {
   const adapter: LlmAdapter = {
     provider: 'cache-test',
     models: MODELS,
-    ...cachePolicy && { cachePolicy },
+    ...cachePolicy && { cachePolicy, cacheMarks: (options) => plannedMarks(cachePolicy(options.model)!, options) },
     async* stream(options): AsyncGenerator<StreamEvent> {
       calls.push(options)
       const reply = replies.shift() ?? { read: 0 }
@@ -42,6 +42,23 @@ export function cacheAdapter(cachePolicy?: LlmAdapter['cachePolicy']) {
     },
   }
   return { adapter, calls, queue: (...next: Reply[]) => { replies.push(...next) } }
+}
+
+/**
+ * The markers the test adapter's requests carry, as dsh-llm's planner places them on a wire that sends each
+ * history message as one block (the test conversations are text only), nothing deferred.
+ */
+export function plannedMarks(policy: ModelCachePolicy, options: GenerateOptions): RequestMark[] {
+  const plan = planCacheMarks(policy, {
+    tools: options.tools.map(() => ({ deferred: false })),
+    system: Boolean(options.system),
+    messages: Array.from({ length: options.messages.length }, () => ({ blocks: 1, markable: true })),
+  })
+  return [
+    ...plan.tool === undefined ? [] : [{ at: 'tool' as const, name: options.tools[plan.tool]!.name }],
+    ...plan.system ? [{ at: 'system' as const }] : [],
+    ...plan.blocks.map(({ message, block }) => ({ at: 'message' as const, index: message, block })),
+  ]
 }
 
 export interface SetupOptions {

@@ -7,7 +7,7 @@ import { createHttpAdapter, httpWireBody, type AdapterWarn, type HttpAdapterDefi
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { failures } from './failures.ts'
-import { placeBreakpoints } from './cache-markers.ts'
+import { applyBreakpoints, markableMessages } from './cache-markers.ts'
 import { buildMessagesRequest, type MessagesRequest } from './request.ts'
 import { buildAnthropicToolChangeRequest, usesAnthropicToolChanges } from './anthropic-tool-changes.ts'
 import { withSdkWarnings } from './sdk-warnings.ts'
@@ -28,11 +28,13 @@ export const messages: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Anthropic
   betaHeader: () => 'anthropic-beta',
   createClient,
   buildRequest: (options, projection, config, model) => {
-    const built = usesAnthropicToolChanges(model)
+    return usesAnthropicToolChanges(model)
       ? buildAnthropicToolChangeRequest(options, model, config.maxTokens)
       : buildMessagesRequest(options, projection, config.maxTokens)
-    return { ...built, body: placeBreakpoints(built.body, model) }
   },
+  // cache breakpoints: planned by dsh-llm's planCacheMarks, placed here
+  markable: markableMessages,
+  applyMarks: applyBreakpoints,
   // The SDK's non-beta types know neither system-role tool-update blocks nor every compatible server's extras.
   send: (client, body, init) => withSdkWarnings(client, () => hasAnthropicToolChanges(body)
     // the beta events are a superset of the ones the reader knows

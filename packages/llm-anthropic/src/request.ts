@@ -1,6 +1,6 @@
 import type { ToolSchema } from 'dsh-core'
 import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
-import type { WireRequest } from 'dsh-llm/http'
+import { traceBlock, type WireRequest } from 'dsh-llm/http'
 import type { MessageCreateParamsStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages'
 
 /** A cache breakpoint (Anthropic profile only): the prefix through the marked block is cached for `ttl`. */
@@ -82,9 +82,9 @@ export function buildMessagesRequest(options: GenerateOptions, projection: ToolP
   for (const message of projection.messages) {
     if (message.role === 'tool') {
       // Results of one step go back together, in one user turn, as the API requires.
-      const block: WireContentBlock = {
+      const block: WireContentBlock = traceBlock({
         type: 'tool_result', tool_use_id: message.id, content: message.output, ...message.isError && { is_error: true as const },
-      }
+      }, message)
       if (results) results.push(block)
       else messages.push({ role: 'user', content: results = [block] })
       continue
@@ -130,17 +130,18 @@ const deepSeekBlocks: ToUpdateBlocks = (notice) => [
 function toWireMessage(message: Exclude<ProjectedMessage, { role: 'tool' }>, asText: boolean, toUpdate: ToUpdateBlocks): WireMessage | undefined {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: message.text }
+      return traceBlock<WireMessage>({ role: 'user', content: message.text }, message)
     case 'assistant': {
       const content: WireContentBlock[] = []
       if (message.text) content.push({ type: 'text', text: message.text })
       for (const call of message.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })
+      content.forEach((block, index) => traceBlock(block, message, index))
       // The API refuses an empty assistant turn; one that said and did nothing carries no information.
       return content.length ? { role: 'assistant', content } : undefined
     }
     case 'tool-update': {
       // a route without tool-update blocks is told in words (mode append: removals only)
-      if (asText) return { role: 'user', content: toolNoticeText(message) }
+      if (asText) return traceBlock<WireMessage>({ role: 'user', content: toolNoticeText(message) }, message)
       const content = toUpdate(message)
       return content.length ? { role: 'system', content } : undefined
     }

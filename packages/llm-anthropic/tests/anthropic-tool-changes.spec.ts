@@ -1,5 +1,5 @@
 import { Context } from 'cordis'
-import { LlmRuntime } from 'dsh-llm'
+import { LlmRuntime, PROFILES, cachePolicy } from 'dsh-llm'
 import { drainStream, sampleRequest, startLoopback, toolChanges, toolSnapshot } from 'dsh-llm-testing'
 import type { ChatMessage } from 'dsh-core'
 import { Messages as BetaMessages } from '@anthropic-ai/sdk/resources/beta/messages'
@@ -41,7 +41,7 @@ describe('Anthropic\'s own tool-change blocks on the anthropic profile', () => {
     for (let index = 0; index < 19; index++) history.push({ role: index % 2 ? 'assistant' : 'user', content: [text(`m${index}`)] })
     history.push({ role: 'system', content: [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'a' } }, { type: 'tool_removal', tool: { type: 'tool_reference', name: 'b' } }] })
     history.push({ role: 'assistant', content: [text('x')] }, { role: 'user', content: [text('y')] }, { role: 'assistant', content: [text('z')] }, { role: 'user', content: [text('w')] })
-    const model = { profile: { id: 'anthropic' } } as any
+    const model = { profile: PROFILES.anthropic, cache: cachePolicy(PROFILES.anthropic, 'm') } as any
     const body = placeBreakpoints({ model: 'm', max_tokens: 1, messages: history, stream: true }, model) as any
     // the grid point (block 19) falls in the system message: the breakpoint goes to block 18, messages[18][0]
     expect(marked(body)).toEqual(['messages[18][0]', 'messages[23][0]'])

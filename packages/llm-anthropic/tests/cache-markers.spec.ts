@@ -5,11 +5,11 @@ import { Context } from 'cordis'
 import AgentSpine from 'dsh-agent-spine-demo'
 import { rebuildLastRequest } from 'dsh-agent-loop'
 import { COMPACTION_INSTRUCTION, type ChatMessage } from 'dsh-core'
-import type { GenerateOptions } from 'dsh-llm'
+import { LOOKBACK_BLOCKS, type GenerateOptions } from 'dsh-llm'
 import { sampleRequest, startLoopback, toolChanges, toolsPlugin } from 'dsh-llm-testing'
 import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { LOOKBACK_BLOCKS, messagesWireBody, type AnthropicConfig } from '../src/index.ts'
+import AnthropicProvider, { messagesWireBody, type AnthropicConfig } from '../src/index.ts'
 import { fakeKey } from './setup.ts'
 
 const ANTHROPIC: Partial<AnthropicConfig> = { baseURL: 'https://api.anthropic.com', models: ['test-model'] }

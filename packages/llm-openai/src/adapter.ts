@@ -5,6 +5,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'o
 import { createClient } from './client.ts'
 import { resolveConfig, type OpenAIConfig } from './config.ts'
 import { failures } from './failures.ts'
+import { applyChatMarks, markableChat } from './breakpoints.ts'
 import { planChatCaching } from './cache-planning.ts'
 import { buildChatRequest, type ChatRequest } from './request.ts'
 import { ChatStreamReader } from './stream-reader.ts'
@@ -28,6 +29,9 @@ export const chatCompletions: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Op
     const built = buildChatRequest(options, projection)
     return { ...built, body: planChatCaching(built.body, options, model, config.promptCacheKey) }
   },
+  // cache markers on messages: planned by dsh-llm's planCacheMarks, placed here
+  markable: markableChat,
+  applyMarks: applyChatMarks,
   // The SDK's types know neither system-role tool-update blocks nor `defer_loading`.
   send: (client, body, init) => client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, init),
   reader: (model) => new ChatStreamReader(usageReaderOf(model?.profile)),

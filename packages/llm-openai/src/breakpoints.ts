@@ -1,8 +1,13 @@
+import type { CacheMarkPlan } from 'dsh-llm'
+import { tracedBlock, type HttpModel, type WireMarkable } from 'dsh-llm/http'
 import type { ChatCompletionContentPartText, ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
-import type { ChatRequest } from './request.ts'
+import type { ChatRequest, DashScopeMarkedMessage, DashScopeTextPart } from './request.ts'
 
 /** A breakpoint without its own `ttl`: it inherits the request's `prompt_cache_options.ttl`. */
 const BREAKPOINT: ChatCompletionContentPartText.PromptCacheBreakpoint = { mode: 'explicit' }
+
+/** DashScope's explicit-cache marker. */
+const MARK: DashScopeTextPart['cache_control'] = { type: 'ephemeral' }
 
 /**
  * `prompt_cache_options` of a request on a breakpoint model: mode `explicit` (no implicit breakpoint: only
@@ -13,20 +18,50 @@ export function promptCacheOptions(cacheTtl: string | undefined): ChatCompletion
 }
 
 /**
- * The messages with OpenAI's explicit breakpoints: one at the end of the stable prefix (the last system
- * message, after the tools) and a rolling one on the newest message, each message sent as one text part
- * that carries `prompt_cache_breakpoint: { mode: 'explicit' }`. Two per request, within the four OpenAI
- * writes; the newest message's breakpoint is matched by the next request among the conversation's latest
- * 80. A message without text content (an assistant message of tool calls only) is left unmarked.
+ * What marker planning reads of a Chat Completions body, on the profiles whose markers this wire places
+ * (openai on a breakpoint model, dashscope; others get none): the system prompt (the leading system
+ * message) and per later message one block, markable when its content is text (not an assistant message
+ * of tool calls only, not a system message of tool-update blocks).
  */
-export function markBreakpoints(messages: ChatRequest['messages']): ChatRequest['messages'] {
-  const stable = messages.findLastIndex((message) => message.role === 'system' && typeof message.content === 'string')
-  const newest = messages.length - 1
-  return messages.map((message, index) => (index === stable || index === newest ? withBreakpoint(message) : message))
+export function markableChat(body: ChatRequest, model: HttpModel): WireMarkable | undefined {
+  if (!(model.profile.id === 'dashscope' || (model.profile.id === 'openai' && model.cache.explicitBreakpoints))) return undefined
+  const first = body.messages[0]
+  const system = first?.role === 'system' && typeof first.content === 'string'
+  return {
+    tools: (body.tools ?? []).map((tool) => ({ name: tool.function.name, deferred: tool.defer_loading === true })),
+    system,
+    messages: body.messages.slice(system ? 1 : 0).map((message) => ({
+      blocks: 1,
+      markable: typeof message.content === 'string',
+      source: () => tracedBlock(message),
+    })),
+  }
+}
+
+/**
+ * The messages with the markers of `plan` (`planCacheMarks`): each marked message sent as one text part
+ * that carries OpenAI's `prompt_cache_breakpoint: { mode: 'explicit' }` (openai: two per request, within
+ * the four OpenAI writes; the newest message's is matched by the next request among the conversation's
+ * latest 80) or DashScope's `cache_control: { type: 'ephemeral' }`. A message without text content is left
+ * unmarked. Pure.
+ */
+export function applyChatMarks(body: ChatRequest, plan: CacheMarkPlan, model: HttpModel): ChatRequest {
+  const system = plan.system ? 0 : -1
+  const offset = body.messages[0]?.role === 'system' && typeof body.messages[0].content === 'string' ? 1 : 0
+  const marked = new Set(plan.blocks.map(({ message }) => message + offset))
+  if (system < 0 && !marked.size) return body
+  const mark = model.profile.id === 'dashscope' ? withCacheControl : withBreakpoint
+  return { ...body, messages: body.messages.map((message, index) => (index === system || marked.has(index) ? mark(message) : message)) }
 }
 
 function withBreakpoint(message: ChatRequest['messages'][number]): ChatRequest['messages'][number] {
   if (typeof message.content !== 'string') return message
   const content: ChatCompletionContentPartText[] = [{ type: 'text', text: message.content, prompt_cache_breakpoint: BREAKPOINT }]
   return { ...message, content } as ChatCompletionMessageParam
+}
+
+function withCacheControl(message: ChatRequest['messages'][number]): ChatRequest['messages'][number] {
+  if (typeof message.content !== 'string') return message
+  const content: DashScopeTextPart[] = [{ type: 'text', text: message.content, cache_control: MARK }]
+  return { ...message, content } as DashScopeMarkedMessage
 }

@@ -1,19 +1,18 @@
 import { createHash } from 'node:crypto'
 import type { GenerateOptions } from 'dsh-llm'
 import type { HttpModel } from 'dsh-llm/http'
-import { markBreakpoints, promptCacheOptions } from './breakpoints.ts'
+import { promptCacheOptions } from './breakpoints.ts'
 import type { PromptCacheKeyMode } from './config.ts'
-import type { ChatRequest, DashScopeMarkedMessage, DashScopeTextPart } from './request.ts'
+import type { ChatRequest } from './request.ts'
 
 /**
- * Adds what a Chat Completions body needs for its provider's cache, by the model's profile; a pure function
- * of its arguments, so a request rebuilt from the session log gives the same bytes.
+ * Adds the request fields a Chat Completions body needs for its provider's cache, by the model's profile; a
+ * pure function of its arguments, so a request rebuilt from the session log gives the same bytes. The
+ * markers on messages are placed after it, as dsh-llm's `planCacheMarks` plans them (`applyChatMarks`).
  * - openai: `prompt_cache_key` (unless `off`); on a breakpoint model (GPT-5.6 and later, or `cacheBreakpoints:
- *   true`) explicit breakpoints and `prompt_cache_options` (`markBreakpoints`), never `prompt_cache_retention`;
- *   on any other model `prompt_cache_retention` when the entry names a `cacheTtl` (`in-memory` is sent as
- *   the API spells it, `in_memory`);
- * - dashscope: `cache_control` on the system message and on the newest message;
- * - deepseek and generic: nothing (their caches are automatic and take no such fields).
+ *   true`) `prompt_cache_options`, never `prompt_cache_retention`; on any other model
+ *   `prompt_cache_retention` when the entry names a `cacheTtl` (`in-memory` is sent as the API spells it, `in_memory`);
+ * - dashscope, deepseek and generic: nothing (dashscope's markers are on its messages).
  */
 export function planChatCaching(body: ChatRequest, options: GenerateOptions, model: HttpModel | undefined, keys: PromptCacheKeyMode): ChatRequest {
   switch (model?.profile.id) {
@@ -21,13 +20,11 @@ export function planChatCaching(body: ChatRequest, options: GenerateOptions, mod
       const key = promptCacheKey(options, keys)
       if (model.cache.explicitBreakpoints) {
         const cacheOptions = promptCacheOptions(model.cacheTtl)
-        return { ...body, messages: markBreakpoints(body.messages), ...key !== undefined && { prompt_cache_key: key }, prompt_cache_options: cacheOptions }
+        return { ...body, ...key !== undefined && { prompt_cache_key: key }, prompt_cache_options: cacheOptions }
       }
       const retention = RETENTION[model.cacheTtl ?? '']
       return { ...body, ...key !== undefined && { prompt_cache_key: key }, ...retention && { prompt_cache_retention: retention } }
     }
-    case 'dashscope':
-      return { ...body, messages: markSystemAndNewest(body.messages) }
     default:
       return body
   }
@@ -51,16 +48,3 @@ export function promptCacheKey(options: GenerateOptions, mode: PromptCacheKeyMod
 
 /** `prompt_cache_retention` by the entry's `cacheTtl` (models before GPT-5.6). */
 const RETENTION: Readonly<Record<string, 'in_memory' | '24h'>> = { 'in-memory': 'in_memory', '24h': '24h' }
-
-const MARK: DashScopeTextPart['cache_control'] = { type: 'ephemeral' }
-
-/** The messages with the system message and the newest message as one marked text part each. */
-function markSystemAndNewest(messages: ChatRequest['messages']): ChatRequest['messages'] {
-  const newest = messages.length - 1
-  return messages.map((message, index) => {
-    if (index !== newest && !(index === 0 && message.role === 'system')) return message
-    if (typeof message.content !== 'string') return message
-    const content: DashScopeTextPart[] = [{ type: 'text', text: message.content, cache_control: MARK }]
-    return { ...message, content } as DashScopeMarkedMessage
-  })
-}

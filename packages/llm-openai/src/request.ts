@@ -1,6 +1,6 @@
 import type { ToolSchema } from 'dsh-core'
 import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
-import type { WireRequest } from 'dsh-llm/http'
+import { traceBlock, type WireRequest } from 'dsh-llm/http'
 import type {
   ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool,
   ChatCompletionMessageParam, ChatCompletionSystemMessageParam, ChatCompletionToolMessageParam, ChatCompletionUserMessageParam,
@@ -71,6 +71,7 @@ export function buildChatRequest(options: GenerateOptions, projection: ToolProje
   for (const message of projection.messages) {
     const wire = toWireMessage(message, projection.mode === 'append')
     if (!wire) continue
+    traceBlock(wire, message)
     if (wire.role === 'system') hasToolUpdates = true
     messages.push(wire)
   }

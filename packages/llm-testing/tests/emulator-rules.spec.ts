@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startEmulator } from '../src/emulator/index.ts'
-import { LOOKBACK_BLOCKS } from '../src/emulator/provider-cache.ts'
+import { LOOKBACK_BLOCKS } from 'dsh-llm'
 
 const MODEL = 'rules-model'
 const open: { close(): Promise<void> }[] = []

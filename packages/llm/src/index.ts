@@ -9,5 +9,6 @@ export {
   type ModelCachePolicy, type ProfileSource, type ProviderId, type ProviderProfile, type ToolChangeModels,
 } from './profiles/index.ts'
 export { projectToolUpdates, toolNoticeText, type ProjectedMessage, type ToolDeclaration, type ToolProjection } from './projection.ts'
+export { LOOKBACK_BLOCKS, planCacheMarks, type CacheMarkPlan, type MarkableRequest, type RequestMark } from './cache-marks.ts'
 export { AdapterPlugin } from './adapter-plugin.ts'
 export { LlmRuntime as default } from './runtime.ts'

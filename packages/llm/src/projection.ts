@@ -105,10 +105,22 @@ export function projectToolUpdates(options: GenerateOptions, mode: ToolUpdateMod
       // an appended tool is declared with the others, so only its removal needs saying
       const added = mode === 'append' ? [] : update.added.filter(keep).map((name) => replay.declared.get(name)!)
       const removed = mode === 'addition-only' ? [] : [...update.removed]
-      if (added.length || removed.length) messages.push({ role: 'tool-update', added, removed })
+      if (added.length || removed.length) {
+        const notice: ToolUpdateNotice = { role: 'tool-update', added, removed }
+        origins.set(notice, message)
+        messages.push(notice)
+      }
     }
   }
   return { mode, declarations, messages }
+}
+
+// A notice's developer message in the request's history, so a cache marker on it can be named by index.
+const origins = new WeakMap<ToolUpdateNotice, ChatMessage>()
+
+/** The message of the request's history that `message` projects: itself, or a notice's developer message. */
+export function originOf(message: ProjectedMessage): ChatMessage | undefined {
+  return message.role === 'tool-update' ? origins.get(message) : message
 }
 
 /**

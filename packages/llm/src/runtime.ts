@@ -7,6 +7,7 @@ import { TOOL_UPDATE_MODES } from './projection.ts'
 import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
 import { defaultCachePolicy } from './profiles/resolve.ts'
 import type { ModelCachePolicy } from './profiles/types.ts'
+import type { RequestMark } from './cache-marks.ts'
 import { emptyUsage } from './usage.ts'
 
 declare module 'cordis' {
@@ -39,6 +40,8 @@ export interface LlmRoute {
   readonly adapter: LlmAdapter
   /** The context window of the route's model, as `LlmRuntime.contextWindow`. */
   contextWindow(): number | undefined
+  /** The cache markers the route's request for `options` carries, as `LlmRuntime.cacheMarks`. */
+  cacheMarks(options: GenerateOptions): readonly RequestMark[]
   /**
    * Streams as `LlmRuntime.stream`, through the route's adapter while it still serves `options.model`;
    * a request for a model it does not serve (or sent after the adapter left) is resolved afresh.
@@ -102,6 +105,7 @@ export class LlmRuntime extends Service {
       model,
       adapter,
       contextWindow: () => windowOf(adapter, model),
+      cacheMarks: (options) => adapter.cacheMarks?.(options) ?? [],
       stream: (options) => {
         deepFreeze(options)
         return self.dispatch(options, adapter)
@@ -134,6 +138,14 @@ export class LlmRuntime extends Service {
    */
   cachePolicy(model: string): ModelCachePolicy {
     return this.resolve(model).cachePolicy?.(model) ?? defaultCachePolicy(model)
+  }
+
+  /**
+   * The cache markers the request for `options` carries on the wire (`planCacheMarks` applied by its
+   * route's adapter): none when the adapter places none. Throws `UNKNOWN_MODEL` as `resolve`.
+   */
+  cacheMarks(options: GenerateOptions): readonly RequestMark[] {
+    return this.resolve(options.model).cacheMarks?.(options) ?? []
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ChatMessage, ReadonlyList, ToolCall, ToolHistorySnapshot, ToolSchema, Usage } from 'dsh-core'
 
+import type { RequestMark } from './cache-marks.ts'
 import type { ModelCachePolicy } from './profiles/types.ts'
 
 /**
@@ -47,5 +48,10 @@ export interface LlmAdapter {
   contextWindow?: number | ((model: string) => number | undefined)
   /** How a served model's requests use the provider's prompt cache; the generic profile when undefined. */
   cachePolicy?(model: string): ModelCachePolicy | undefined
+  /**
+   * The cache markers the request for `options` carries on the wire, as `planCacheMarks` places them from
+   * the model's cache policy; none when undefined.
+   */
+  cacheMarks?(options: GenerateOptions): readonly RequestMark[]
   stream(options: GenerateOptions): AsyncIterable<StreamEvent>
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+// Anthropic and DashScope look for an entry up to this many blocks before each breakpoint (dsh-llm's one constant).
+import { LOOKBACK_BLOCKS } from 'dsh-llm'
 import { openaiBreakpoints } from './openai-breakpoints.ts'
 import { CHARS_PER_TOKEN, PrefixStore, TOKENS_PER_BLOCK, blockTokens } from './prefix-store.ts'
 import type { RenderedMark, RenderedPrompt } from './prompt.ts'
@@ -22,8 +24,6 @@ export interface ProviderCache {
 
 /** Characters OpenAI hashes to route a request: about its first 256 tokens. */
 const ROUTING_CHARS = 256 * CHARS_PER_TOKEN
-/** Anthropic and DashScope look for an entry up to this many blocks before each breakpoint. */
-export const LOOKBACK_BLOCKS = 20
 /** Breakpoints a request may carry (Anthropic, DashScope). */
 export const MAX_MARKS = 4
 const TTL_MS: Record<RenderedMark['ttl'], number> = { '5m': 5 * 60_000, '1h': 60 * 60_000, '30m': 30 * 60_000, '12h': 12 * 60 * 60_000 }
@@ -36,7 +36,7 @@ const TTL_MS: Record<RenderedMark['ttl'], number> = { '5m': 5 * 60_000, '1h': 60
  *   `prompt_cache_key` route to (platform.openai.com/docs/guides/prompt-caching); a request with
  *   `prompt_cache_options.mode: 'explicit'` (GPT-5.6 and later) is cached only at its breakpoints
  *   (`openaiBreakpoints`);
- * - anthropic: only at `cache_control` breakpoints, each looking back 20 blocks, 1,024 tokens at least,
+ * - anthropic: only at `cache_control` breakpoints, each looking back `LOOKBACK_BLOCKS` blocks, 1,024 tokens at least,
  *   TTL 5 min or 1 h refreshed on a hit (docs.anthropic.com/en/docs/build-with-claude/prompt-caching);
  * - dashscope: with `cache_control` markers on message content parts, its explicit cache — the same
  *   breakpoint rules, 1,024 tokens, 5 min; a request without markers gets the implicit cache instead (the

@@ -1,3 +1,4 @@
+import { planCacheMarks, type CacheMarkPlan, type RequestMark } from '../cache-marks.ts'
 import { projectToolUpdates, type ToolProjection } from '../projection.ts'
 import type { GenerateOptions, LlmAdapter, StreamEvent, ToolUpdateMode } from '../types.ts'
 import type { HttpAdapterConfig, HttpModel, ResolvedHttpAdapterConfig } from './adapter-config.ts'
@@ -5,6 +6,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS } from './config.ts'
 import { lazyConnection } from './connect.ts'
 import { failureMapper, type FailureMapperSpec, type SdkApiError } from './failures.ts'
 import { withIdleTimeout } from './idle-timeout.ts'
+import { requestMarks, type WireMarkable } from './marks.ts'
 
 /** Reads one response's stream units (chunks, events) into stream events. */
 export interface WireStreamReader<Unit> {
@@ -57,6 +59,15 @@ export interface HttpAdapterDefinition<C extends ResolvedHttpAdapterConfig, Clie
    * its arguments, cache markers included, so a request rebuilt from the session log gives the same bytes.
    */
   buildRequest(options: GenerateOptions, projection: ToolProjection, config: C, model: HttpModel | undefined): WireRequest<Body>
+  /**
+   * What cache-marker planning reads of a built body (unmarked) for `model`, each block traced to its message
+   * (`traceBlock`); undefined when this wire places no markers for the model's profile. With `applyMarks`,
+   * the frame places the markers `planCacheMarks` plans from the model's cache policy, and the adapter's
+   * `cacheMarks` reports them.
+   */
+  markable?(body: Body, model: HttpModel): WireMarkable | undefined
+  /** The body with the markers of `plan` on it; pure, like `buildRequest`. */
+  applyMarks?(body: Body, plan: CacheMarkPlan, model: HttpModel): Body
   /** Sends the streaming request; resolves once the response headers arrived. */
   send(client: Client, body: Body, init: { signal: AbortSignal; headers?: Record<string, string> }): Promise<AsyncIterable<Unit>>
   /** A fresh reader for one response to a request for `model` (its profile decides how usage reads). */
@@ -75,7 +86,29 @@ export function httpWireBody<C extends ResolvedHttpAdapterConfig, Body>(
 ): WireRequest<Body> {
   const config = definition.resolveConfig(input)
   const model = config.models.find((entry) => entry.id === options.model)
-  return definition.buildRequest(options, projectToolUpdates(options, model?.toolUpdate ?? 'none'), config, model)
+  return buildMarked(definition, options, config, model).request
+}
+
+/** A built request with its cache markers placed, and those markers in the request's own terms. */
+interface MarkedRequest<Body> {
+  request: WireRequest<Body>
+  marks: readonly RequestMark[]
+}
+
+/** Builds the request for `options` (projection, then `buildRequest`) and places its planned cache markers. */
+function buildMarked<C extends ResolvedHttpAdapterConfig, Body>(
+  definition: HttpAdapterDefinition<C, any, Body, any, any>,
+  options: GenerateOptions,
+  config: C,
+  model: HttpModel | undefined,
+): MarkedRequest<Body> {
+  const request = definition.buildRequest(options, projectToolUpdates(options, model?.toolUpdate ?? 'none'), config, model)
+  if (!model || !definition.markable || !definition.applyMarks) return { request, marks: [] }
+  const shape = definition.markable(request.body, model)
+  if (!shape) return { request, marks: [] }
+  const plan = planCacheMarks(model.cache, shape)
+  const body = definition.applyMarks(request.body, plan, model)
+  return { request: { ...request, body }, marks: Object.freeze(requestMarks(shape, plan, options.messages)) }
 }
 
 /**
@@ -97,6 +130,8 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
   const modeOf = (model: string): ToolUpdateMode => models.get(model)?.toolUpdate ?? 'none'
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
   const failures = failureMapper(definition.failures)
+  // the markers of each request sent, for the detector's question right after (options are frozen)
+  const planned = new WeakMap<GenerateOptions, readonly RequestMark[]>()
   const connect = lazyConnection(config, {
     owner: definition.owner,
     url: `${config.baseURL.replace(/\/+$/, '')}${definition.path}`,
@@ -107,7 +142,8 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     const { signal, model } = options
     const { client, site } = connect(model)
     if (signal?.aborted) throw failures.cancelled(site)
-    const request = definition.buildRequest(options, projectToolUpdates(options, modeOf(model)), config, models.get(model))
+    const { request, marks } = buildMarked(definition, options, config, models.get(model))
+    planned.set(options, marks)
     const { body } = request
     const beta = requestBeta(request, config.toolUpdateBeta)
     const headers = beta ? { [betaHeader]: beta } : undefined
@@ -143,6 +179,7 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     toolUpdate: modeOf,
     contextWindow: (model) => models.get(model)?.contextWindow,
     cachePolicy: (model) => models.get(model)?.cache,
+    cacheMarks: (options) => planned.get(options) ?? buildMarked(definition, options, config, models.get(options.model)).marks,
     stream,
   }
 }

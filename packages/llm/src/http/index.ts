@@ -5,6 +5,7 @@ export {
   type ResolvedHttpAdapterConfig,
 } from './adapter-config.ts'
 export { checkHttpEndpoint, checkHttpTransport, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './config.ts'
+export { traceBlock, tracedBlock, type WireMarkable } from './marks.ts'
 export { lazyConnection } from './connect.ts'
 export { HttpAdapterError, type HttpAdapterErrorCode } from './error.ts'
 export { failureMapper, type FailureMapperSpec } from './failures.ts'

@@ -1,3 +1,4 @@
+import { LOOKBACK_BLOCKS } from '../cache-marks.ts'
 import { OPENAI_BREAKPOINTS } from './model-breakpoints.ts'
 import { ANTHROPIC_TOOL_CHANGE_SOURCES, anthropicToolChanges } from './anthropic-tool-changes.ts'
 import type { CacheTtl, ProviderId, ProviderProfile } from './types.ts'
@@ -23,7 +24,7 @@ const anthropic: ProviderProfile = {
     unitTokens: 1,
     minimumTokens: (model) => (LARGE_MINIMUM.test(model) ? 4096 : 1024),
     maxBreakpoints: 4,
-    lookbackBlocks: 20,
+    lookbackBlocks: LOOKBACK_BLOCKS,
     ttls: [FIVE_MINUTES, { name: '1h', seconds: 3600, refreshedOnHit: true }],
     ttlChoices: ['5m', '1h'],
   },
@@ -91,7 +92,7 @@ const dashscope: ProviderProfile = {
     unitTokens: 1,
     minimumTokens: () => 1024,
     maxBreakpoints: 4,
-    lookbackBlocks: 20,
+    lookbackBlocks: LOOKBACK_BLOCKS,
     ttls: [FIVE_MINUTES],
     ttlChoices: ['5m'],
   },
