@@ -1,4 +1,4 @@
-import type { Agent, AgentLoop } from 'dsh-agent-loop'
+import { HarnessError, type Agent, type Harness } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 import type { SessionMcpServers } from './session-mcp.ts'
 import { CREATED_EVENT } from './session-list.ts'
@@ -10,7 +10,7 @@ export class AcpSessions {
   private readonly turns = new Map<string, Set<Promise<void>>>()
   private readonly waiting = new Map<string, Set<() => void>>()
 
-  constructor(private readonly loop: AgentLoop, private readonly servers: SessionMcpServers) {}
+  constructor(private readonly harness: Harness, private readonly servers: SessionMcpServers) {}
 
   /**
    * Reopens the stored session `sessionId` as this connection's agent of that id (`session/load`,
@@ -25,11 +25,11 @@ export class AcpSessions {
     }
     let agent: Agent
     try {
-      agent = await this.loop.createAgent({ id: sessionId })
+      agent = await this.harness.openAgent({ kind: 'resume', id: sessionId })
     } catch (error) {
       // a store with one writer per session (PostgreSQL) refuses a session another process is writing
-      if ((error as { code?: unknown }).code !== 'BUSY') throw error
-      throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${(error as Error).message}`, { sessionId })
+      if (!(error instanceof HarnessError) || error.code !== 'BUSY') throw error
+      throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${error.message}`, { sessionId })
     }
     this.agents.set(agent.id, agent)
     return agent
@@ -40,10 +40,8 @@ export class AcpSessions {
    * the client hears of it, so a session that never gets a prompt can still be listed and loaded.
    */
   async open(cwd: string): Promise<Agent> {
-    const agent = await this.loop.createAgent()
+    const agent = await this.harness.openAgent({ kind: 'new' }, { folder: { cwd, event: CREATED_EVENT } })
     this.agents.set(agent.id, agent)
-    agent.session.append(CREATED_EVENT, { cwd })
-    await agent.session.flushed()
     return agent
   }
 
@@ -101,7 +99,7 @@ export class AcpSessions {
     await Promise.all(this.turns.get(sessionId) ?? [])
     this.turns.delete(sessionId)
     await this.servers.close(sessionId)
-    await this.loop.removeAgent(sessionId)
+    await this.harness.closeAgent(sessionId)
   }
 
   /**
@@ -116,6 +114,6 @@ export class AcpSessions {
     for (const agent of agents) agent.cancel()
     await Promise.all([...this.turns.values()].flatMap((turns) => [...turns]))
     await this.servers.closeAll()
-    await Promise.all(agents.map((agent) => this.loop.removeAgent(agent.id)))
+    await Promise.all(agents.map((agent) => this.harness.closeAgent(agent.id)))
   }
 }

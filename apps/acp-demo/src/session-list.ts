@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk'
 import { compareCodeUnits } from 'dsh-core'
-import type { SessionSummary } from 'dsh-session'
+import type { SessionSummary } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 
 declare module 'dsh-session' {
