@@ -1,7 +1,7 @@
 import { messageOf, oneLine } from 'dsh-core'
-import { BootError, displayPath, type BootedApp } from 'dsh-app-boot'
+import { BootError, displayPath, entryRunning, type BootedApp } from 'dsh-app-boot'
 import { HarnessError, type Agent } from 'dsh-harness'
-import { Config } from './config.ts'
+import StdioDemoPlugin from './plugin.ts'
 import type { StdioDemo } from './service.ts'
 import type { SessionChoice } from './usage.ts'
 
@@ -31,7 +31,7 @@ export async function openAgent(demo: StdioDemo, app: BootedApp, file: string, c
     await app.dispose()
     const refused = optionError(error, choice)
     if (refused) throw refused
-    const entry = app.entries.find((item) => !item.disabled && item.fiber?.runtime?.Config === Config)
+    const entry = entryRunning(app.entries, StdioDemoPlugin)
     const where = entry ? `entry "${entry.id}" (dsh-stdio-demo)` : 'dsh-stdio-demo'
     const message = oneLine(messageOf(error))
     throw new BootError('PLUGIN_FAILED', `${displayPath(file)}: ${where}: cannot open a session (${place}): ${message}`)

@@ -1,4 +1,5 @@
 export { boot, startApp } from './boot.ts'
+export { entryRunning } from './entry-running.ts'
 export type { BootOptions, BootedApp, BootedEntry, StartingApp } from './boot.ts'
 export { Readiness } from 'dsh-core'
 export type { PendingEntry, ReadyReport } from 'dsh-core'
