@@ -1,4 +1,4 @@
-import { compareCodeUnits, messageOf, oneLine } from 'dsh-core'
+import { CodedError, compareCodeUnits, messageOf, oneLine } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
 import type { SessionStoreApi } from './store-api.ts'
 
@@ -18,8 +18,9 @@ export interface SessionSummary {
   kept?: Record<string, SessionEvent>
 }
 
-// every store keeps one writer per session and refuses to open a session another process writes
-const isBusy = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'BUSY'
+// every store keeps one writer per session and refuses to open a session another process writes, with its
+// package's error (a CodedError) of code BUSY: recognised by class and code, not by the shape of an object
+const isBusy = (error: unknown) => error instanceof CodedError && error.code === 'BUSY'
 
 /**
  * Reads every stored session and summarizes it, most recent first (ties in id order); a session another
