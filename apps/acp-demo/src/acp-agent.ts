@@ -3,8 +3,7 @@ import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, McpServer, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { noticeLocale, type Agent, type AgentLoop, type NoticeLocale } from 'dsh-agent-loop'
-import { coldCacheNotice, type ColdCache } from 'dsh-cache-break-detector'
+import { coldCacheNotice, noticeLocale, type Harness, type NoticeLocale, type ToolKind } from 'dsh-harness'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
@@ -16,33 +15,22 @@ import type { RequestPermission } from './permission-request.ts'
 import { runPromptTurn } from './prompt-turn.ts'
 import { SessionMcpServers, sessionServerSpecs, type SessionMcpOptions } from './session-mcp.ts'
 import { SourceNotices, sourceNoticeUpdate, type SourceFeed } from './source-notices.ts'
-import { DEFAULT_PAGE_SIZE, listPage } from './session-list.ts'
-import type { SessionFleet, SessionSummary } from 'dsh-session'
+import { CREATED_EVENT, DEFAULT_PAGE_SIZE, listPage } from './session-list.ts'
 import { RELEASED_NOTIFICATION, RELEASE_METHOD, fleetListPage, releaseHandler, requestRelease } from './fleet.ts'
-import type { ToolKind } from 'dsh-tools'
 
 export interface AcpAgentOptions {
-  loop: AgentLoop
+  /**
+   * The harness the sessions run on (`ctx.harness`): agents, stored sessions (`session/load`, `session/resume`,
+   * `session/list`), readiness (prompts wait for it, `initialize` does not), tool-source outages, cold-cache
+   * notices and tool kinds.
+   */
+  harness: Harness
   info: Implementation
   logger: Logger
-  /** The ids of the stored sessions, for `session/load` and `session/resume`; without it, neither is offered. */
-  storedSessions?: () => Promise<string[]>
-  /** Summaries of the stored sessions, newest first, for `session/list`; without it, listing is not offered. */
-  summaries?: () => Promise<SessionSummary[]>
   /** Sessions per `session/list` page. */
   listPageSize?: number
-  /** A session store shared by a fleet: `session/list` shows every session with its holder, and `_dsh/release_session` is served. */
-  fleet?: SessionFleet
-  /** Resolves when the app is ready (bounded by its startup timeout); prompts wait for it, `initialize` does not. */
-  ready?: () => Promise<unknown>
   /** How the MCP servers a client passes in `session/new` are run for that session. */
   mcp: Omit<SessionMcpOptions, 'logger'>
-  /** Tool-source outages (MCP servers failing, exiting, coming back), shown to each session they concern. */
-  sources?: SourceFeed
-  /** Subscribes to the app's cold-cache events (dsh-cache-break-detector's `prompt-cache/cold`); returns the disposer. */
-  onColdCache?: (listener: (agent: Agent, info: ColdCache) => void) => () => void
-  /** The ACP kind of a tool as the session's agent sees it (dsh-tools' `kind()`); `other` without it. */
-  kindOf?: (name: string, agentId: string) => ToolKind
 }
 
 /** One served ACP connection. `closed` resolves once the connection is gone and its agents are released. */
@@ -93,39 +81,37 @@ function guard<C, R>(handler: (context: C) => Promise<R>): (context: C) => Promi
  * one turn per `session/prompt`, live output as `session/update` notifications, `session/cancel` to stop.
  */
 export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
-  const { loop, info, logger } = options
-  const ready = options.ready ?? (() => Promise.resolve())
+  const { harness, info, logger } = options
   const servers = new SessionMcpServers({ ...options.mcp, logger })
-  const sessions = new AcpSessions(loop, servers)
+  const sessions = new AcpSessions(harness, servers)
   let notices: { locale: NoticeLocale } | undefined
   /** The `clientCapabilities` of the latest `initialize`, as the client sent them. */
   let sentCapabilities: unknown
-  const kindsOf = (agentId: string) => (name: string): ToolKind => options.kindOf?.(name, agentId) ?? 'other'
+  const kindsOf = (agentId: string) => (name: string): ToolKind => harness.toolKind(name, agentId)
   /** Per session: the `available_commands_update` sent after `session/new`, once it is out. */
   const advertised = new Map<string, Promise<void>>()
   // assigned once connected; statuses only flow to sessions, which exist only after that
   let connection: AgentConnection | undefined
-  const sourceNotices: SourceNotices | undefined = options.sources && new SourceNotices(options.sources, (sessionId, status): Promise<void> =>
+  // tool-source outages (MCP servers failing, exiting, coming back), shown to each session they concern
+  const feed: SourceFeed = { down: (agentId) => harness.downSources(agentId), watch: (listener) => harness.onSourceStatus(listener) }
+  const sourceNotices = new SourceNotices(feed, (sessionId, status): Promise<void> =>
     connection!.client.notify(methods.client.session.update, { sessionId, update: sourceNoticeUpdate(status, notices !== undefined) })
       .catch((error) => logger.warn('session %s: cannot send a tool-source notice: %s', sessionId, messageOf(error))))
   /** After the session's first updates are out: the outages that are on now, then every status that concerns it. */
   const announceSources = (sessionId: string, after: Promise<unknown> = Promise.resolve()) => {
-    if (sourceNotices) {
-      void after.then(() => sourceNotices.open(sessionId))
-        .catch((error) => logger.warn('session %s: cannot announce tool-source outages: %s', sessionId, messageOf(error)))
-    }
+    void after.then(() => sourceNotices.open(sessionId))
+      .catch((error) => logger.warn('session %s: cannot announce tool-source outages: %s', sessionId, messageOf(error)))
   }
   /** `session/load` and `session/resume`: the stored session as this connection's agent, its MCP servers started. */
   const reopen = async (method: string, params: { sessionId: string; mcpServers?: McpServer[] | null }) => {
-    if (!options.storedSessions) throw new AcpDemoError('UNKNOWN_SESSION', `${method} is not offered by this agent (no session store)`, { sessionId: params.sessionId })
     const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
-    const target = await sessions.load(params.sessionId, await options.storedSessions())
+    const target = await sessions.load(params.sessionId, await harness.storedSessionIds())
     servers.open(target.id, specs)
     return target
   }
   const closeSession = async (sessionId: string) => {
     await sessions.close(sessionId)
-    sourceNotices?.close(sessionId)
+    sourceNotices.close(sessionId)
     advertised.delete(sessionId)
     logger.debug('session %s: closed', sessionId)
   }
@@ -133,7 +119,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
     .onRequest(methods.agent.initialize, guard(async ({ params }) => {
       // the capabilities as the client sent them: the SDK's parsing drops a `notices: true`
       notices = clientPresentsNotices(sentCapabilities ?? params.clientCapabilities) ? { locale: noticeLocale() } : undefined
-      return initializeResponse(info, options.storedSessions !== undefined, options.summaries !== undefined)
+      return initializeResponse(info, true, true)
     }))
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
       // checked before the agent exists, so a refused entry leaves no session behind
@@ -141,7 +127,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const specs = sessionServerSpecs(params.mcpServers ?? [], options.mcp)
       const created = await sessions.open(params.cwd)
       servers.open(created.id, specs)
-      logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, loop.cwd)
+      logger.debug('session %s: created (client cwd %s, model cwd %s)', created.id, params.cwd, harness.cwd)
       // After the response, so the client knows the session the update names; a prompt waits for it, so it
       // always comes before the session's first turn.
       advertised.set(created.id, new Promise<void>((resolve) => setTimeout(resolve)).then(() => client.notify(methods.client.session.update, {
@@ -168,28 +154,29 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       return {}
     }))
     .onRequest(methods.agent.session.list, guard(async ({ params }) => {
-      if (!options.summaries) throw new AcpDemoError('UNKNOWN_SESSION', 'session/list is not offered by this agent (no session store)')
-      if (options.fleet) return fleetListPage(options.fleet, params, loop.cwd, options.listPageSize ?? DEFAULT_PAGE_SIZE)
-      return listPage(await options.summaries(), params, loop.cwd, options.listPageSize ?? DEFAULT_PAGE_SIZE)
+      const pageSize = options.listPageSize ?? DEFAULT_PAGE_SIZE
+      // a store shared by a fleet lists every session, with its holder, one indexed page at a time
+      if (harness.fleet) return fleetListPage(harness.fleet, params, harness.cwd, pageSize)
+      return listPage(await harness.sessionSummaries([CREATED_EVENT]), params, harness.cwd, pageSize)
     }))
     .onRequest(methods.agent.session.close, guard(async ({ params }) => {
       await closeSession(params.sessionId)
       return {}
     }))
-    .onRequest(RELEASE_METHOD, (raw: unknown) => raw, guard(async ({ params }) => requestRelease(options.fleet, params)))
+    .onRequest(RELEASE_METHOD, (raw: unknown) => raw, guard(async ({ params }) => requestRelease(harness.fleet, params)))
     .onRequest(methods.agent.session.prompt, guard(async ({ params, signal, client }) => {
       const target = sessions.get(params.sessionId)
       const text = promptText(params.prompt)
       await advertised.get(target.id)
       // the first turn waits until every tool source has started, the session's own MCP servers included
       // (each bounded by its startup timeout)
-      const settled = Promise.all([ready(), servers.started(target.id)])
+      const settled = Promise.all([harness.ready(), servers.started(target.id)])
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
       const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send)
         : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id) })
-      return sessions.track(target.id, sourceNotices ? sourceNotices.during(target.id, run) : run())
+      return sessions.track(target.id, sourceNotices.during(target.id, run))
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       const target = sessions.find(params.sessionId)
@@ -200,23 +187,23 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const connected = app.connect(gateMessages(stream, { onInitialize: (params) => { sentCapabilities = params?.clientCapabilities } }))
   connection = connected
   // a session of this connection idle past its model's cache TTL: the same notice the REPL prints
-  const stopCold = options.onColdCache?.((agent, info) => {
+  const stopCold = harness.onColdCache((agent, info) => {
     if (!notices || sessions.find(agent.id) !== agent) return
     const update = { sessionUpdate: 'notice', severity: 'info', title: coldCacheNotice(info, notices.locale) } as SessionUpdate
     connected.client.notify(methods.client.session.update, { sessionId: agent.id, update })
       .catch((error) => logger.warn('session %s: cannot send the cold-cache notice: %s', agent.id, messageOf(error)))
   })
   // another process's client wants a session of this connection: released at a turn boundary, never mid-turn
-  const stopReleases = options.fleet?.onReleaseRequest(releaseHandler({
+  const stopReleases = harness.fleet?.onReleaseRequest(releaseHandler({
     has: (sessionId) => sessions.find(sessionId) !== undefined,
     idle: (sessionId) => sessions.idle(sessionId),
     close: closeSession,
     tell: (sessionId, to) => connected.client.notify(RELEASED_NOTIFICATION, { sessionId, to }),
   }))
   const closed = connected.closed
-    .finally(() => { stopCold?.(); stopReleases?.() })
+    .finally(() => { stopCold(); stopReleases?.() })
     .catch((error) => logger.warn('connection closed with an error: %s', messageOf(error)))
-    .then(() => sourceNotices?.dispose())
+    .then(() => sourceNotices.dispose())
     .then(() => sessions.closeAll())
     .catch((error) => logger.error(error))
   return { connection: connected, closed }

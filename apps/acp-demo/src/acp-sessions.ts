@@ -1,5 +1,4 @@
-import type { Agent, AgentLoop } from 'dsh-agent-loop'
-import { CodedError } from 'dsh-core'
+import { HarnessError, type Agent, type Harness } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 import type { SessionMcpServers } from './session-mcp.ts'
 import { CREATED_EVENT } from './session-list.ts'
@@ -11,7 +10,7 @@ export class AcpSessions {
   private readonly turns = new Map<string, Set<Promise<void>>>()
   private readonly waiting = new Map<string, Set<() => void>>()
 
-  constructor(private readonly loop: AgentLoop, private readonly servers: SessionMcpServers) {}
+  constructor(private readonly harness: Harness, private readonly servers: SessionMcpServers) {}
 
   /**
    * Reopens the stored session `sessionId` as this connection's agent of that id (`session/load`,
@@ -26,12 +25,12 @@ export class AcpSessions {
     }
     let agent: Agent
     try {
-      agent = await this.loop.createAgent({ id: sessionId })
+      agent = await this.harness.openAgent({ kind: 'resume', id: sessionId })
     } catch (error) {
       // a store with one writer per session (PostgreSQL) refuses a session another process is writing
-      if (!CodedError.is(error, 'BUSY')) throw error
-      // a fleet store names the holder (dsh-session-postgres's busy error): the client may ask it to release the session
-      const { holder } = error.details as { holder?: unknown }
+      if (!HarnessError.is(error, 'BUSY')) throw error
+      // a fleet store names the holder: the client may ask it to release the session
+      const { holder } = error.details
       throw new AcpDemoError('BUSY', `cannot load session "${sessionId}": ${error.message}`, { sessionId, ...holder !== undefined && { holder } })
     }
     this.agents.set(agent.id, agent)
@@ -43,10 +42,8 @@ export class AcpSessions {
    * the client hears of it, so a session that never gets a prompt can still be listed and loaded.
    */
   async open(cwd: string): Promise<Agent> {
-    const agent = await this.loop.createAgent()
+    const agent = await this.harness.openAgent({ kind: 'new' }, { folder: { cwd, event: CREATED_EVENT } })
     this.agents.set(agent.id, agent)
-    agent.session.append(CREATED_EVENT, { cwd })
-    await agent.session.flushed()
     return agent
   }
 
@@ -109,7 +106,7 @@ export class AcpSessions {
     await Promise.all(this.turns.get(sessionId) ?? [])
     this.turns.delete(sessionId)
     await this.servers.close(sessionId)
-    await this.loop.removeAgent(sessionId)
+    await this.harness.closeAgent(sessionId)
   }
 
   /**
@@ -124,6 +121,6 @@ export class AcpSessions {
     for (const agent of agents) agent.cancel()
     await Promise.all([...this.turns.values()].flatMap((turns) => [...turns]))
     await this.servers.closeAll()
-    await Promise.all(agents.map((agent) => this.loop.removeAgent(agent.id)))
+    await Promise.all(agents.map((agent) => this.harness.closeAgent(agent.id)))
   }
 }

@@ -1,5 +1,5 @@
 import type { AvailableCommand, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
-import { AgentLoopError, type Agent } from 'dsh-agent-loop'
+import { AgentLoopError, type Agent } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 
 /** The slash commands an editor learns about through `available_commands_update` after `session/new`. */

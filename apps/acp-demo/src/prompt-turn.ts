@@ -1,7 +1,7 @@
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { AgentLoopError, type Agent, type AgentUpdate, type NoticeLocale, type TurnResult } from 'dsh-agent-loop'
+import { AgentLoopError, type Agent, type AgentUpdate, type NoticeLocale, type TurnResult } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 import { clientAsker, type RequestPermission } from './permission-request.ts'
 import { stopReasonOf, toSessionUpdate, type KindOf } from './updates.ts'

@@ -1,13 +1,13 @@
 import type { McpServer } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { quote } from 'dsh-core'
-import { ToolsMcpError, type McpAttachment, type McpService, type ServerEntry } from 'dsh-tools-mcp'
+import { ToolsMcpError, type McpAttachment, type ServerEntry } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 
 /** How the MCP servers an ACP client passes in `session/new` are run: through `ctx.mcp`, one agent each. */
 export interface SessionMcpOptions {
-  /** `ctx.mcp` read from the door's context, so the sessions' tools belong to the door's plugin. */
-  service: Pick<McpService, 'check' | 'connect'>
+  /** The harness's `checkMcp` and `attachMcp` (`ctx.mcp` underneath). */
+  service: { check(servers: Record<string, ServerEntry>): void; connect(agentId: string, servers: Record<string, ServerEntry>): McpAttachment }
   startupTimeoutMs: number
   callTimeoutMs: number
   logger?: Logger

@@ -1,7 +1,5 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
-import { toolChangeNotice, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
-import type { TurnEndReason } from 'dsh-session'
-import type { ToolKind } from 'dsh-tools'
+import { toolChangeNotice, type AgentUpdate, type NoticeLocale, type ToolKind, type TurnEndReason } from 'dsh-harness'
 
 /** The ACP kind of a tool by its name, as the tool runtime knows it (`other` when nothing is known). */
 export type KindOf = (name: string) => ToolKind

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadWithSessions, toolOrderForwardingCases } from 'dsh-agent-spine-demo/testing'
+import { loadWithSessions, toolOrderForwardingCases } from 'dsh-harness/testing'
 import AcpDemoApp, { type AcpDemoConfig } from '../src/index.ts'
 import { spineConfig } from '../src/config.ts'
 

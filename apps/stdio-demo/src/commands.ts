@@ -1,5 +1,5 @@
 import { messageOf, oneLine, type ToolSchema } from 'dsh-core'
-import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-agent-loop'
+import { noticeLocale, toolChangeNotice, type Agent, type AgentUpdate, type NoticeLocale } from 'dsh-harness'
 import type { StdioDemo } from './service.ts'
 
 /** What a command line leads to: text to print, the line that says why it failed, or the end of the session. */
@@ -33,8 +33,8 @@ async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<Co
   const model = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim())
   if (model) return { text: await modelCommand(demo, agent, model[1]) }
   switch (line.trim()) {
-    case '/tools': return { text: formatToolList(await demo.tools(agent)) }
-    case '/prompt': return { text: await demo.systemPrompt(agent) }
+    case '/tools': return { text: formatToolList(await demo.harness.tools(agent)) }
+    case '/prompt': return { text: await demo.harness.systemPrompt(agent) }
     case '/compact': return { text: await compactNow(agent) }
     case '/help': return { text: HELP }
     case '/exit': return { exit: true }
@@ -47,7 +47,7 @@ async function dispatch(line: string, demo: StdioDemo, agent: Agent): Promise<Co
  * listing them), and says so once the logged switch survives the process (a refusing store throws).
  */
 async function modelCommand(demo: StdioDemo, agent: Agent, wanted: string | undefined): Promise<string> {
-  const models = demo.models()
+  const models = demo.harness.models()
   if (wanted === undefined) return ['models (* = current):', ...models.map((model) => `${model === agent.model ? '*' : ' '} ${model}`)].join('\n')
   const from = agent.model
   if (wanted === from) return `model: ${from} (already)`

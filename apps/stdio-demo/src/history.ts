@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { dshStateFolder, makeFolder } from 'dsh-session'
+import { dshStateFolder, makeFolder } from 'dsh-harness'
 
 /** How many input lines the REPL keeps across runs. */
 export const HISTORY_LINES = 500

@@ -42,7 +42,7 @@ runMain(async (stopWith) => {
     shown.add(status)
     between?.say(`(${status.message})`)
   }
-  if (between && demo) demo.watchSources(notice)
+  if (between && demo) demo.harness.onSourceStatus(notice)
   if (interactive && demo) await showStartup(process.stdout, demo.config.welcome, app, () => stopping)
   const booted = await app.ready
   if (!demo) {
@@ -50,8 +50,8 @@ runMain(async (stopWith) => {
     throw new AppBootError('MISSING_SERVICE', `${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"`)
   }
   if (invocation.list) {
-    const where = demo.sessionsLocation
-    const listed = await demo.storedSessions().finally(() => app.dispose())
+    const where = demo.harness.sessionsLocation
+    const listed = await demo.harness.sessionSummaries().finally(() => app.dispose())
     process.stdout.write(formatSessions(listed, where))
     await flushOut(process.stdout)
     return
@@ -60,7 +60,7 @@ runMain(async (stopWith) => {
   if (stopping) return app
   process.off('SIGINT', onInterrupt)
   // an outage that began before the listener was in place
-  if (between) for (const status of demo.downSources()) notice(status)
+  if (between) for (const status of demo.harness.downSources()) notice(status)
   // --resume / --continue in the REPL: which session, and its conversation, paged to the terminal (piped output stays answers only)
   if (interactive && invocation.session.kind !== 'new') process.stdout.write(resumeHistory(agent.session.id, agent.session.events(), invocation.history, process.stdout))
   const streams: Streams = { input: process.stdin, output: process.stdout, errors: process.stderr }

@@ -1,6 +1,5 @@
 import type { Interface } from 'node:readline'
-import type { PermissionAsker, PermissionRequest } from 'dsh-agent-loop'
-import type { PermissionAnswer } from 'dsh-session'
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from 'dsh-harness'
 
 /** The key a person types for each answer, and how the choice reads. */
 const KEYS: Record<PermissionAnswer, { key: string; label: string }> = {

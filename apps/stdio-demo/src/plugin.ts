@@ -1,14 +1,14 @@
 import type { Context } from 'cordis'
 import { isGone } from 'dsh-core'
-import AgentSpine from 'dsh-agent-spine-demo'
+import HarnessPlugin from 'dsh-harness'
 import { Config, spineConfig, type StdioDemoConfig } from './config.ts'
 import { StdioDemo } from './service.ts'
 
 export const name = 'stdio-demo'
 
-/** Mounts the spine, then offers `ctx.stdioDemo` to the front door. */
+/** Mounts the harness, then offers `ctx.stdioDemo` to the front door. */
 export async function apply(ctx: Context, config: StdioDemoConfig) {
-  await ctx.plugin(AgentSpine, spineConfig(config))
+  await ctx.plugin(HarnessPlugin, spineConfig(config))
   // the app may have given up on this entry at its startup timeout and been disposed meanwhile
   if (isGone(ctx)) return
   await ctx.plugin(StdioDemo, config)

@@ -1,8 +1,7 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline'
 import type { ReadStream } from 'node:tty'
 import { oneLine, type Usage } from 'dsh-core'
-import { noticeLocale, type Agent, type AgentUpdate } from 'dsh-agent-loop'
-import { coldCacheNotice } from 'dsh-cache-break-detector'
+import { coldCacheNotice, noticeLocale, type Agent, type AgentUpdate } from 'dsh-harness'
 import type { BetweenTurns } from './between-turns.ts'
 import { formatActivity, runCommand } from './commands.ts'
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteAwareInput, restoreLines } from './paste.ts'
@@ -60,14 +59,14 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
   // the welcome was shown while the app started (see startup.ts)
   output.write(`model: ${agent.model} · /help for commands\n`)
   // idle past the model's cache TTL: one line above the prompt, the half-typed line kept
-  const stopCold = demo.onColdCache(agent, (info) => {
+  const stopCold = demo.harness.onColdCache((_, info) => {
     if (!open) return
     if (between) return between.say(`(${coldCacheNotice(info, noticeLocale())})`)
     clearLine(output, 0)
     cursorTo(output, 0)
     output.write(`(${coldCacheNotice(info, noticeLocale())})\n`)
     rl.prompt(true)
-  })
+  }, agent)
   rl.on('close', stopCold)
   rl.prompt()
   for await (const typed of rl) {

@@ -178,7 +178,7 @@ describe('a bad app file', () => {
   })
 
   it('fails when no entry runs the app plugin', async () => {
-    const { file } = await writeApp('- { id: spine, name: dsh-agent-spine-demo, config: { persistenceRoot: ./sessions } }\n')
+    const { file } = await writeApp('- { id: spine, name: dsh-harness, config: { persistenceRoot: ./sessions } }\n')
     const result = await run([file], 'hello\n')
     expect(result).toMatchObject({ code: 1, stdout: '' })
     expect(result.stderr).toBe(`${file}: no enabled entry runs dsh-stdio-demo; add one, e.g. "- { id: app, name: dsh-stdio-demo }"\n`)

@@ -41,9 +41,9 @@ describe('the app plugin', () => {
   it('answers /tools and /prompt with what the next request carries', async () => {
     const ctx = await load({ persona: 'Work in {{cwd}}.', cwd: '/srv/demo' })
     await ctx.plugin(ToolsStatic, { tools: [{ name: 'zeta', description: 'Z.' }, { name: 'alpha', description: 'A.' }] } as any)
-    const agent = await ctx.stdioDemo.createAgent()
-    expect((await ctx.stdioDemo.tools(agent)).map((tool) => tool.name)).toEqual(['alpha', 'zeta'])
-    const prompt = await ctx.stdioDemo.systemPrompt(agent)
+    const agent = await ctx.stdioDemo.harness.openAgent()
+    expect((await ctx.stdioDemo.harness.tools(agent)).map((tool) => tool.name)).toEqual(['alpha', 'zeta'])
+    const prompt = await ctx.stdioDemo.harness.systemPrompt(agent)
     expect(prompt).toMatch(/Work in \/srv\/demo\.$/)
     await agent.prompt('hi')
     expect(agent.lastRequest!.system).toBe(prompt)

@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import { round } from './measure.ts'
 
 const TOOLS = 200

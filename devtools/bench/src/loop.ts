@@ -1,7 +1,7 @@
 import { Context } from 'cordis'
 import { rawService } from 'dsh-core'
 import type { Agent } from 'dsh-agent-loop'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import ScriptedLlm from 'dsh-llm-scripted'
 import PromptCache from 'dsh-cache-break-detector'
 import { round, sideBySide } from './measure.ts'

@@ -173,7 +173,7 @@ describe('dsh-prompt inspect', () => {
     await writeApp(dir, 'bad.yml', [spineEntry({ persona: 5 })])
     const invalid = await runBin(['inspect', 'bad.yml'], dir)
     expect(invalid.code).toBe(1)
-    expect(invalid.stderr).toMatch(/^bad\.yml: entry "spine" \(dsh-agent-spine-demo\): invalid config: [^\n]*persona[^\n]*\n$/)
+    expect(invalid.stderr).toMatch(/^bad\.yml: entry "spine" \(dsh-harness\): invalid config: [^\n]*persona[^\n]*\n$/)
 
     const unreadable = await runBin(['inspect', 'nope.yml'], dir)
     expect(unreadable.code).toBe(1)

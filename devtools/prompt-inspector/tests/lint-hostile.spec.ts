@@ -8,7 +8,7 @@ const LINE_MAX_BYTES = 4096
 const READ_FILE = staticEntry('tools', [{ name: 'read_file' }])
 /** The spine (scripted-echo, a 128,000-token window), sessions in `root`, and `config`. */
 const spine = (root: string, config: Record<string, unknown> = {}) => ({
-  id: 'spine', name: 'dsh-agent-spine-demo', config: { persistenceRoot: join(root, 'sessions'), cwd: '/srv/project', persona: 'You review code.', ...config },
+  id: 'spine', name: 'dsh-harness', config: { persistenceRoot: join(root, 'sessions'), cwd: '/srv/project', persona: 'You review code.', ...config },
 })
 const longest = (text: string) => Math.max(...text.split('\n').map((line) => Buffer.byteLength(line)))
 
@@ -35,7 +35,7 @@ describe('dsh-prompt lint under hostile app files', () => {
     expect(code).toBe(2)
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(longest(stderr)).toBeLessThanOrEqual(LINE_MAX_BYTES)
-    expect(stderr).toMatch(/^app\.yml: entry "spine" \(dsh-agent-spine-demo\): failed to start: toolOrder\[0\] is "x+…" \(200007 characters\): "\*" may only end an entry/)
+    expect(stderr).toMatch(/^app\.yml: entry "spine" \(dsh-harness\): failed to start: toolOrder\[0\] is "x+…" \(200007 characters\): "\*" may only end an entry/)
   })
 
   it('cuts a finding line past 4 KiB (a volatile variable of 2,000 three-byte characters) and counts the bytes left out', async () => {

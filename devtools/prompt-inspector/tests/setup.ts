@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from 'cordis'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import ToolsStatic from 'dsh-tools-static'
 
 export const BIN = fileURLToPath(new URL('../bin/dsh-prompt', import.meta.url))
@@ -43,7 +43,7 @@ export const staticEntry = (id: string, tools: StaticTool[]) => ({
 /** The spine entry, with sessions in `./s` next to the app file and a fixed cwd. */
 export const spineEntry = (config: Record<string, unknown> = {}) => ({
   id: 'spine',
-  name: 'dsh-agent-spine-demo',
+  name: 'dsh-harness',
   config: { persistenceRoot: './s', cwd: '/srv/project', persona: 'You review code in {{cwd}}.', ...config },
 })
 

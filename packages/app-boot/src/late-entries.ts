@@ -2,7 +2,7 @@ import type { Context } from 'cordis'
 import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import { describeError } from './failures.ts'
-import type { PendingEntry, Readiness } from './readiness.ts'
+import type { PendingEntry, Readiness } from 'dsh-core'
 import { startingTasks, waitingForService } from './startup.ts'
 
 const FAILED = 3

@@ -3,7 +3,7 @@ import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import { MAX_TIMER_MS } from 'dsh-core'
 import { AppBootError, showValue } from './errors.ts'
-import type { PendingEntry } from './readiness.ts'
+import type { PendingEntry } from 'dsh-core'
 
 /** The startup timeout when neither `startupTimeoutMs` nor `DSH_STARTUP_TIMEOUT_MS` sets one. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 15_000

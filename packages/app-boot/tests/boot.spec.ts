@@ -2,7 +2,8 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AppBootError, boot } from '../src/index.ts'
+import { AppBootError, boot, entryRunning } from '../src/index.ts'
+import Probe from './fixtures/probe.ts'
 import type { BootedApp } from '../src/index.ts'
 import type {} from './fixtures/probe.ts'
 import { resolveFixture } from './fixtures/names.ts'
@@ -80,6 +81,12 @@ describe('boot', () => {
   it('leaves a disabled entry unstarted and does not count it as a failure', async () => {
     const { app } = await start('- { id: off, name: fixture-throws, disabled: true }\n- { id: on, name: fixture-record }\n')
     expect(app.entries.map((entry) => [entry.id, entry.fiber?.state])).toEqual([['off', undefined], ['on', ACTIVE]])
+  })
+
+  it('names the enabled entry that runs a plugin (entryRunning), and none when no enabled entry does', async () => {
+    const { app } = await start('- { id: off, name: fixture-probe, disabled: true }\n- { id: on, name: fixture-probe }\n- { id: r, name: fixture-record }\n')
+    expect(entryRunning(app.entries, Probe)?.id).toBe('on')
+    expect(entryRunning(app.entries.filter((entry) => entry.id !== 'on'), Probe)).toBeUndefined()
   })
 
   it('boots into a given context', async () => {

@@ -1,4 +1,4 @@
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import { compactionCases } from 'dsh-llm-testing'
 import { expect } from 'vitest'
 import OpenAIProvider from '../src/index.ts'

@@ -13,7 +13,7 @@ import { toolsPlugin } from './plugin.ts'
 export interface CompactionRoute {
   /** The route's name, for test titles (`Chat Completions`). */
   name: string
-  /** The plugin that assembles the real loop (`dsh-agent-spine-demo`, which dsh-llm does not depend on). */
+  /** The plugin that assembles the real loop (`dsh-harness`, which dsh-llm does not depend on). */
   spine: Plugin
   adapter: Plugin
   /** A fresh fake key per run. */

@@ -12,7 +12,7 @@ async function appFile(dbConfig: string): Promise<string> {
   onTestFinished(() => rm(dir, { recursive: true, force: true }))
   const file = join(dir, 'app.yml')
   await writeFile(file, `- id: app
-  name: dsh-agent-spine-demo
+  name: dsh-harness
   config:
     sessionStore: external
 - id: sessions

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import { Context } from 'cordis'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import { describe, expect, it } from 'vitest'
 import { PgSessionStore, SCHEMA_VERSION } from '../src/index.ts'
 import { freshSchema, logText, pgUrl, sql, startStore } from './helpers.ts'

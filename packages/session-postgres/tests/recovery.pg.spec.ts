@@ -1,5 +1,5 @@
 import { Context } from 'cordis'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { PgSessionStore } from '../src/index.ts'
 import { startOutage, storedEvents } from '../src/testing/index.ts'

@@ -9,7 +9,7 @@ import { resolvePlugin, tempDir } from './setup.ts'
 async function bootFailure(config: string): Promise<string> {
   const dir = await tempDir()
   const file = join(dir, 'app.yml')
-  await writeFile(file, `- { id: spine, name: dsh-agent-spine-demo, config: { persist: false } }\n- id: mcp\n  name: dsh-tools-mcp\n  config:\n${config.replace(/^/gm, '    ')}\n`)
+  await writeFile(file, `- { id: spine, name: dsh-harness, config: { persist: false } }\n- id: mcp\n  name: dsh-tools-mcp\n  config:\n${config.replace(/^/gm, '    ')}\n`)
   let error: unknown
   try {
     const app = await boot({ file, resolve: resolvePlugin, logLevel: 'silent' })

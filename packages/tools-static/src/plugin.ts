@@ -3,7 +3,6 @@ import type { Context } from 'cordis'
 import Schema from 'schemastery'
 import { TOOL_KINDS, TOOL_NAME, isToolKind, type ToolKind } from 'dsh-tools'
 import type {} from 'dsh-tools'
-import type {} from 'dsh-app-boot'
 import { ToolsStaticError } from './errors.ts'
 
 /** One tool as the config lists it. */

@@ -1,6 +1,6 @@
 import { Context, type Plugin } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import AnthropicProvider, { messagesWireBody } from 'dsh-llm-anthropic'
 import { DEFAULT_TOOL_UPDATE_BETA, requestBeta } from 'dsh-llm/http'
 import OpenAIProvider, { chatWireBody } from 'dsh-llm-openai'

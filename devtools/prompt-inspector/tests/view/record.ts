@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Context } from 'cordis'
-import AgentSpine from 'dsh-agent-spine-demo'
+import AgentSpine from 'dsh-harness'
 import ScriptedLlm from 'dsh-llm-scripted'
 import PromptCache from 'dsh-cache-break-detector'
 import ToolsStatic from 'dsh-tools-static'

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const file = join(folder, 'app.yml')
   await writeFile(file, [
     '- id: spine',
-    '  name: dsh-agent-spine-demo',
+    '  name: dsh-harness',
     '  config:',
     `    persistenceRoot: ${JSON.stringify(join(folder, 'sessions'))}`,
     '    probe0: to-system-prompt',

@@ -28,7 +28,7 @@ export interface ReadyReport {
 
 /**
  * The app's startup barrier, under the ctx key `readiness` in the root context of a booted app.
- * `dsh-app-boot` provides it before any entry starts and declares the app ready when every entry has
+ * `dsh-app-boot` provides it in the root context before any entry starts and declares the app ready when every entry has
  * started or the startup timeout passed. Front doors serve the first turn after `ready`; plugins that
  * act "after ready" wait for it in an effect — never in their own start, which the barrier waits for.
  */

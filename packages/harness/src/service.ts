@@ -1,0 +1,174 @@
+import { Context, Service } from 'cordis'
+import { isGone, type CodedError, type ToolSchema } from 'dsh-core'
+import type { Agent } from 'dsh-agent-loop'
+import type { ColdCache } from 'dsh-cache-break-detector'
+import { summarizeSessions, type SessionFleet, type SessionHolder, type SessionSummary } from 'dsh-session'
+import { renderPrompt, type AssembleContext } from 'dsh-system-prompt'
+import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
+import type { McpAttachment, ServerEntry } from 'dsh-tools-mcp'
+import type { HarnessConfig } from './config.ts'
+import { HarnessError, isBusy } from './errors.ts'
+
+declare module 'cordis' {
+  interface Context {
+    harness: Harness
+  }
+}
+
+/** Which agent to open: one on a new session, the stored session `id`, or the latest stored one that can be continued. */
+export type AgentChoice = { kind: 'new' } | { kind: 'resume'; id: string } | { kind: 'continue' }
+
+export interface OpenAgentOptions {
+  /**
+   * The working folder of the client that opens a new session (an absolute path), logged as the session's first
+   * event `{ cwd }` of type `event` (the ACP door's `acp/session`) and flushed before the agent is returned, so a
+   * session that never gets a prompt is still listed with its folder. Not used when resuming.
+   */
+  folder?: { cwd: string; event: string }
+}
+
+/**
+ * The production composition root as a service, under the ctx key `harness`: what a front door needs to open
+ * agents, list and preview sessions, and hear what happens (cold caches, tool sources). A door adds only its
+ * protocol on top.
+ */
+export class Harness extends Service {
+  static inject = ['agentLoop', 'systemPrompt', 'sessions', 'llm', 'tools', 'mcp']
+
+  constructor(ctx: Context, public readonly config: HarnessConfig) {
+    super(ctx, 'harness')
+  }
+
+  /** Resolves when the app is ready: the startup barrier `ctx.readiness` of a booted app; at once in a bare Context. */
+  ready(): Promise<unknown> {
+    return this.ctx.get('readiness', false)?.ready ?? Promise.resolve()
+  }
+
+  /** Where the sessions are kept (a folder, or a database without its password), for listings and errors. */
+  get sessionsLocation(): string {
+    return this.ctx.sessions.location
+  }
+
+  /** The working folder the agents' tools run in (`cwd` of the config, else the process's). */
+  get cwd(): string {
+    return this.ctx.agentLoop.cwd
+  }
+
+  /**
+   * An agent on the configured model. `new`: on a new session (its id is the agent id). `resume`: on the stored
+   * session `id`, which becomes the agent id; `UNKNOWN_SESSION` when the store does not list it. `continue`: on the
+   * most recent stored session that no other process is writing and that is not broken (else the most recent);
+   * `NO_SESSION` when none is stored. A session another writer holds fails with `BUSY`, its message the store's.
+   */
+  async openAgent(choice: AgentChoice = { kind: 'new' }, options: OpenAgentOptions = {}): Promise<Agent> {
+    if (choice.kind === 'new') return this.openNew(options)
+    const id = choice.kind === 'resume' ? await this.storedId(choice.id) : await this.latestId()
+    try {
+      return await this.ctx.agentLoop.createAgent({ id })
+    } catch (error) {
+      if (!isBusy(error)) throw error
+      // a fleet store names the holder in its error's details; the door passes it on
+      const { holder } = (error as CodedError<string, { holder?: SessionHolder }>).details
+      throw new HarnessError('BUSY', (error as Error).message, { details: { sessionId: id, ...holder && { holder } }, cause: error })
+    }
+  }
+
+  /** Releases an agent: its turn cancelled and ended, its session log flushed and kept. */
+  closeAgent(agentId: string): Promise<void> {
+    return this.ctx.agentLoop.removeAgent(agentId)
+  }
+
+  /** The ids of the stored sessions. */
+  storedSessionIds(): Promise<string[]> {
+    return this.ctx.sessions.list()
+  }
+
+  /**
+   * The stored sessions, most recent first, each with `busy` (another process writes it: recognised by the
+   * store error's class and code) or `broken`. `keep` names event types whose latest occurrence each summary keeps.
+   */
+  sessionSummaries(keep: readonly string[] = []): Promise<SessionSummary[]> {
+    return summarizeSessions(this.ctx.sessions, keep)
+  }
+
+  /** The model ids the app's adapters serve, in their registration order. */
+  models(): string[] {
+    return this.ctx.llm.models()
+  }
+
+  /** The tools as the agent's next request would declare them, in canonical order. */
+  async tools(agent: Agent): Promise<ToolSchema[]> {
+    return (await this.ctx.systemPrompt.assemble(assembleContext(agent))).tools
+  }
+
+  /** The system prompt as the agent's next request would carry it. */
+  async systemPrompt(agent: Agent): Promise<string> {
+    return renderPrompt(await this.ctx.systemPrompt.assemble(assembleContext(agent)))
+  }
+
+  /**
+   * Calls `listener` each time an agent's prompt cache goes cold (dsh-cache-break-detector's `prompt-cache/cold`:
+   * idle past its model's cache TTL); only for `agent` when given. Nothing happens without a detector entry.
+   * Returns the disposer.
+   */
+  onColdCache(listener: (agent: Agent, info: ColdCache) => void, agent?: Agent): () => void {
+    return this.ctx.on('prompt-cache/cold', (cold, info) => { if (agent === undefined || cold === agent) listener(cold, info) })
+  }
+
+  /** Calls `listener` on each tool-source status (a server failed, exited or is back); returns the disposer. */
+  onSourceStatus(listener: (status: ToolSourceStatus) => void): () => void {
+    return this.ctx.on('tools/source', listener)
+  }
+
+  /** The tool sources down now: the app's own, and with `agentId` also that agent's; none once the app is being disposed. */
+  downSources(agentId?: string): ToolSourceStatus[] {
+    if (isGone(this.ctx)) return []
+    return this.ctx.tools.downSources(agentId === undefined ? {} : { agentId })
+  }
+
+  /** A tool's ACP kind as agent `agentId` sees it; `other` once the app is being disposed. */
+  toolKind(name: string, agentId: string): ToolKind {
+    return isGone(this.ctx) ? 'other' : this.ctx.tools.kind(name, { agentId })
+  }
+
+  /**
+   * Connects MCP servers for one agent alone (`ctx.mcp.connect`): their tools are that agent's, registered in one
+   * batch per listing; `dispose()` closes them. Entries are app-file server entries; a bad one is a
+   * `ToolsMcpError` `INVALID_CONFIG` naming it in `details.server`, and nothing starts.
+   */
+  readonly attachMcp = (agentId: string, servers: Record<string, ServerEntry>): McpAttachment => this.ctx.mcp.connect(agentId, servers)
+
+  /** The checks of `attachMcp`, starting nothing (`ctx.mcp.check`). */
+  readonly checkMcp = (servers: Record<string, ServerEntry>): void => { this.ctx.mcp.check(servers) }
+
+  /** The session store's fleet view when the store is shared by several processes (PostgreSQL); else undefined. */
+  get fleet(): SessionFleet | undefined {
+    return this.ctx.sessions.fleet
+  }
+
+  private async openNew(options: OpenAgentOptions): Promise<Agent> {
+    const agent = await this.ctx.agentLoop.createAgent()
+    if (options.folder) {
+      agent.session.append(options.folder.event, { cwd: options.folder.cwd })
+      await agent.session.flushed()
+    }
+    return agent
+  }
+
+  private async storedId(id: string): Promise<string> {
+    const stored = await this.storedSessionIds()
+    if (stored.includes(id)) return id
+    throw new HarnessError('UNKNOWN_SESSION', `no stored session ${JSON.stringify(id)}; ${stored.length} stored`, { details: { sessionId: id, stored: stored.length } })
+  }
+
+  private async latestId(): Promise<string> {
+    const stored = await this.sessionSummaries()
+    if (!stored.length) throw new HarnessError('NO_SESSION', 'there is no stored session yet', { details: { stored: 0 } })
+    return (stored.find((summary) => !summary.busy && summary.broken === undefined) ?? stored[0]!).id
+  }
+}
+
+// the same context the agent loop assembles with, so the answers match the next request's bytes
+function assembleContext(agent: Agent): AssembleContext {
+  return { scope: agent.id, model: agent.model, cwd: agent.settings.cwd, agentId: agent.id }
+}
