@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PromptCliError } from '../src/index.ts'
+import { PromptCliError } from '../src/errors.ts'
 import { DEFAULT_SETTLE_MS, parseArgs } from '../src/cli.ts'
 import { runBin, tempDir } from './setup.ts'
 

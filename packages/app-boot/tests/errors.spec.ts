@@ -1,6 +1,7 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { BootError, type BootFailure } from '../src/index.ts'
+import { BootError } from '../src/index.ts'
+import { type BootFailure } from '../src/errors.ts'
 
 describe('BootError', () => {
   it('is a CodedError with its name, code and the failures found', () => {

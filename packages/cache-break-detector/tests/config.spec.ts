@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Context } from 'cordis'
 import LlmRuntime from 'dsh-llm'
-import PromptCache, { PromptCacheError } from '../src/index.ts'
+import PromptCache from '../src/index.ts'
+import { PromptCacheError } from '../src/errors.ts'
 
 let ctx: Context
 afterEach(() => { ctx = undefined as never })

@@ -6,7 +6,8 @@ import { Messages as BetaMessages } from '@anthropic-ai/sdk/resources/beta/messa
 import { Messages } from '@anthropic-ai/sdk/resources/messages'
 import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import AnthropicProvider, { messagesWireBody, placeBreakpoints, type AnthropicConfig } from '../src/index.ts'
+import AnthropicProvider, { messagesWireBody, type AnthropicConfig } from '../src/index.ts'
+import { placeBreakpoints } from '../src/cache-markers.ts'
 import { fakeKey, setup } from './setup.ts'
 
 type Mode = 'addition-only' | 'in-history'

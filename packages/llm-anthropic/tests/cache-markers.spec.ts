@@ -9,7 +9,8 @@ import type { GenerateOptions } from 'dsh-llm'
 import { sampleRequest, startLoopback, toolChanges, toolsPlugin } from 'dsh-llm-testing'
 import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { LOOKBACK_BLOCKS, messagesWireBody, type AnthropicConfig } from '../src/index.ts'
+import AnthropicProvider, { messagesWireBody, type AnthropicConfig } from '../src/index.ts'
+import { LOOKBACK_BLOCKS } from '../src/cache-markers.ts'
 import { fakeKey } from './setup.ts'
 
 const ANTHROPIC: Partial<AnthropicConfig> = { baseURL: 'https://api.anthropic.com', models: ['test-model'] }

@@ -1,5 +1,6 @@
 import { httpAdapterContract } from 'dsh-llm-testing'
-import AnthropicProvider, { createAnthropicAdapter } from '../src/index.ts'
+import AnthropicProvider from '../src/index.ts'
+import { createAnthropicAdapter } from '../src/adapter.ts'
 import { resolveConfig } from '../src/config.ts'
 import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from 'dsh-llm-testing/anthropic'
 import { fakeKey } from './setup.ts'

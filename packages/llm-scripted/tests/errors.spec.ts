@@ -1,6 +1,6 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { ScriptedError } from '../src/index.ts'
+import { ScriptedError } from '../src/error.ts'
 
 describe('ScriptedError', () => {
   it('is a CodedError with its name and code', () => {

@@ -1,6 +1,6 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { PgSessionError } from '../src/index.ts'
+import { PgSessionError } from '../src/errors.ts'
 
 describe('PgSessionError', () => {
   it('is a CodedError with its name, code and cause', () => {

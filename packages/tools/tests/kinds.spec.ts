@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { TOOL_KINDS, ToolError, kindFromHints } from '../src/index.ts'
+import { TOOL_KINDS, kindFromHints } from '../src/index.ts'
+import { ToolError } from '../src/errors.ts'
 import { setup, tool } from './setup.ts'
 
 describe('tool kinds (ACP ToolKind)', () => {
