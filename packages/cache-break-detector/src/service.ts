@@ -5,6 +5,7 @@ import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import type {} from 'dsh-session'
 import { renderSections } from 'dsh-system-prompt/bytes'
+import type {} from 'dsh-system-prompt' // ctx.systemPrompt and its events
 import { ColdWatch, type ColdCache } from './cold.ts'
 import { explainBreak, type RuledObservation } from './explain.ts'
 import { fingerprint } from './fingerprint.ts'

@@ -1,5 +1,5 @@
 import { drainStream, sampleRequest, sampleTool, toolChanges } from 'dsh-llm-testing'
-import { sendStream, textReply } from 'dsh-llm-testing/openai'
+import { sendStream, textReply } from './wire-frames.ts'
 import { describe, expect, it } from 'vitest'
 import { chatWireBody, type OpenAIConfig } from '../src/index.ts'
 import { promptCacheKey } from '../src/cache-planning.ts'
