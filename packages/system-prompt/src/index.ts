@@ -4,7 +4,7 @@ export { TOOL_ORDER_GROUP, TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder 
 export { ToolPatterns, toolPatternProblem } from './tool-patterns.ts'
 export { snapshotSchema } from './snapshot.ts'
 export { SystemPromptError } from './errors.ts'
-export type { AssembleContext, AssembledSection, PromptAssembly, ToolProvider, ToolProviderResult } from './types.ts'
+export type { AssembleContext, PromptAssembly, ToolProviderResult } from './types.ts'
 // host apps that depend on this package alone name the schema type through it (README.md#use-dsh-in-your-cordis-app)
 export type { ToolSchema } from 'dsh-core'
 export { SystemPrompt as default } from './service.ts'

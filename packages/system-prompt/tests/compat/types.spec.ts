@@ -1,9 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import SystemPrompt, * as api from '../../src/index.ts'
 import * as bytes from '../../src/bytes.ts'
-import type { AssembleContext, AssembledSection, PromptAssembly, SystemPromptConfig as Config, ToolProviderResult } from '../../src/index.ts'
+import type { AssembleContext, PromptAssembly, SystemPromptConfig as Config, ToolProviderResult } from '../../src/index.ts'
 import type { ContextSnapshotSection } from '../../src/bytes.ts'
-import type { AssembledContext, PromptContext, PromptSection } from '../../src/types.ts'
+import type { AssembledContext, AssembledSection, PromptContext, PromptSection } from '../../src/types.ts'
 
 describe('the published names', () => {
   it('are exported: the service and its types from the root, the rendering from dsh-system-prompt/bytes', () => {
