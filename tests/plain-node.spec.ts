@@ -30,7 +30,8 @@ function setUpApp() {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'host-app', private: true, type: 'module' }))
   writeFileSync(join(app, 'main.js'), [
     `import { Context, Service } from 'cordis'`,
-    `const { default: SystemPrompt, renderPrompt } = await import('dsh-system-prompt')`,
+    `const { default: SystemPrompt } = await import('dsh-system-prompt')`,
+    `const { renderPrompt } = await import('dsh-system-prompt/bytes')`,
     `const ctx = new Context()`,
     `await ctx.plugin(SystemPrompt, { persona: 'You review {{lang}}.', includeHarnessIdentity: false })`,
     `ctx.systemPrompt.variable('lang', () => 'TypeScript')`,

@@ -1,7 +1,8 @@
 // A plain Cordis app that uses DSH's system-prompt service. Node 20 cannot run .ts files:
 // `npx tsc -p .` compiles it to out/host.js (tsconfig.json here), then `node out/host.js`.
 import { Context, Service } from 'cordis'
-import SystemPrompt, { TOOL_ORDER_REST, renderPrompt, type ToolSchema } from 'dsh-system-prompt'
+import SystemPrompt, { TOOL_ORDER_REST, type ToolSchema } from 'dsh-system-prompt'
+import { renderPrompt } from 'dsh-system-prompt/bytes'
 
 const tool = (name: string, description: string): ToolSchema => ({ name, description, parameters: { type: 'object', properties: {} } })
 

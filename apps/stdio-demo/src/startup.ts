@@ -1,5 +1,5 @@
 import type { StartingApp } from 'dsh-app-boot'
-import type { PendingEntry } from 'dsh-app-boot'
+import type { PendingEntry } from 'dsh-core'
 
 function named(entries: readonly PendingEntry[]): string {
   return entries.map((entry) => `${entry.id} (${entry.name})`).join(', ')

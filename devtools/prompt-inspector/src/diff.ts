@@ -2,7 +2,7 @@ import type { ToolSchema } from 'dsh-core'
 import {
   firstByteDifference, prefixDiff, prefixTools, sha256, type Prefix, type PrefixSystemCause, type PrefixToolCause, type SystemDifference,
   type ToolDifference,
-} from 'dsh-system-prompt'
+} from 'dsh-system-prompt/bytes'
 import { serializePrefix } from './fingerprint.ts'
 import type { PrefixSource } from './sources.ts'
 

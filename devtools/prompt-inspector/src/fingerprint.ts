@@ -1,5 +1,5 @@
 import type { RequestHeader } from 'dsh-session'
-import { sha256 } from 'dsh-system-prompt'
+import { sha256 } from 'dsh-system-prompt/bytes'
 
 /** The header exactly as the agent loop logs it in a `request/header` event: `{ model, system, tools }`. */
 function serializeHeader(header: RequestHeader): string {

@@ -1,4 +1,5 @@
-import { renderSections as renderPromptSections, sectionRanges, sha256, type PromptAssembly } from 'dsh-system-prompt'
+import type { PromptAssembly } from 'dsh-system-prompt'
+import { renderSections as renderPromptSections, sectionRanges, sha256 } from 'dsh-system-prompt/bytes'
 
 /** One section as it appears in the rendered system prompt. */
 export interface RenderedSection {

@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type { PendingEntry } from 'dsh-app-boot'
+import type { PendingEntry } from 'dsh-core'
 import type {} from 'dsh-tools'
 import type {} from 'dsh-system-prompt'
 

@@ -2,8 +2,10 @@ import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { classifyBreak, fingerprint, type CacheObservation } from 'dsh-cache-break-detector'
-import { joinSections, renderSections as renderPromptSections, type PromptAssembly, type RenderedSection } from 'dsh-system-prompt'
-import { diffPrefixes, type PrefixSource } from '../src/index.ts'
+import type { PromptAssembly } from 'dsh-system-prompt'
+import { joinSections, renderSections as renderPromptSections, type RenderedSection } from 'dsh-system-prompt/bytes'
+import { diffPrefixes } from '../src/diff.ts'
+import type { PrefixSource } from '../src/sources.ts'
 import { renderSections } from '../src/sections.ts'
 
 /** One side of a pair: its tools, its sections, and whether its sections are known (an app file) or not (a session log). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PromptInspectorError } from '../src/index.ts'
+import { PromptInspectorError } from '../src/errors.ts'
 import { DEFAULT_SETTLE_MS, parseArgs } from '../src/cli.ts'
 import { runBin, tempDir } from './setup.ts'
 

@@ -7,7 +7,7 @@ import PgSessionStore from 'dsh-session-postgres'
 import ToolsStatic from 'dsh-tools-static'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { run } from '../src/index.ts'
+import { run } from '../src/run.ts'
 import { recordSession, runBin, tempDir } from './setup.ts'
 
 const URL_ENV = 'DSH_TEST_PROMPT_PG_URL'

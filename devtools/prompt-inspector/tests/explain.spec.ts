@@ -2,10 +2,10 @@ import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST, canonicalToolOrder } from 'dsh-system-prompt'
-import { diffPrefixes } from '../src/index.ts'
+import { diffPrefixes } from '../src/diff.ts'
 import { explainPositions } from '../src/reasons.ts'
 import { serializePrefix } from '../src/fingerprint.ts'
-import type { PrefixSource } from '../src/index.ts'
+import type { PrefixSource } from '../src/sources.ts'
 
 const tool = (name: string, description = `${name} things.`): ToolSchema => ({ name, description, parameters: { type: 'object', properties: {} } })
 const source = (tools: ToolSchema[], system = 'You help.'): PrefixSource =>

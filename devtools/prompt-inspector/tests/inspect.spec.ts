@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { testServer } from 'dsh-tools-mcp/testing'
-import { inspectApp, renderInspection } from '../src/index.ts'
+import { inspectApp } from '../src/inspect.ts'
+import { renderInspection } from '../src/render.ts'
 import { recordSession, runBin, spineEntry, staticEntry, tempDir, writeApp, writePlugin } from './setup.ts'
 
 /** Two tools-static entries whose delays register the tools in neither file nor name order. */

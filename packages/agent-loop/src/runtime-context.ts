@@ -1,5 +1,5 @@
 import type { Session } from 'dsh-session'
-import type { ContextSnapshotSection } from 'dsh-system-prompt'
+import type { ContextSnapshotSection } from 'dsh-system-prompt/bytes'
 
 /** Sent when runtime context was shown before and none is current any more. */
 export const CONTEXT_CLEARED = 'Runtime context: none is current; earlier runtime context no longer applies.'

@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import type { RequestHeader } from 'dsh-session'
-import { renderContextSections, renderPrompt, type ContextSnapshotSection } from 'dsh-system-prompt'
+import { renderContextSections, renderPrompt, type ContextSnapshotSection } from 'dsh-system-prompt/bytes'
 
 /** What a step sends before its history: the header, and the runtime context that goes after it. */
 export interface StepInput {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { AppBootError, loadAppFile } from '../src/index.ts'
+import { AppBootError } from '../src/index.ts'
+import { loadAppFile } from '../src/app-file.ts'
 import { rejection, writeApp } from './setup.ts'
 
 describe('loadAppFile', () => {

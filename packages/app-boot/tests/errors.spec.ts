@@ -1,6 +1,7 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { AppBootError, type BootFailure } from '../src/index.ts'
+import { AppBootError } from '../src/index.ts'
+import { type BootFailure } from '../src/errors.ts'
 
 describe('AppBootError', () => {
   it('is a CodedError with its name, code and the failures found', () => {

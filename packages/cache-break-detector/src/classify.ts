@@ -1,4 +1,4 @@
-import { systemDiff } from 'dsh-system-prompt'
+import { systemDiff } from 'dsh-system-prompt/bytes'
 import { compareTools, type ToolChanges } from './diff.ts'
 import { isCacheDrop, resolveThresholds } from './thresholds.ts'
 import type { BreakReason, CacheBreak, CacheObservation, ChangedFlag, DropThresholds, RequestFingerprint } from './types.ts'

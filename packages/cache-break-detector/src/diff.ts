@@ -1,4 +1,4 @@
-import { toolsDiff, type PrefixToolCause } from 'dsh-system-prompt'
+import { toolsDiff, type PrefixToolCause } from 'dsh-system-prompt/bytes'
 import type { ToolFingerprint } from './types.ts'
 
 /** How the tool lists differ, finer than the logged reasons (added/removed become `tools_schema_changed`). */

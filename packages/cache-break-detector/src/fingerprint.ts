@@ -2,7 +2,7 @@ import { canonicalJson, deepFreeze, isDeepFrozen, type ToolSchema } from 'dsh-co
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import { shortHash } from './hash.ts'
 import { sectionSpans } from './sections.ts'
-import type { RenderedSection } from 'dsh-system-prompt'
+import type { RenderedSection } from 'dsh-system-prompt/bytes'
 import type { RequestFingerprint } from './types.ts'
 
 /** What a request does not carry itself but its fingerprint can record. */

@@ -1,4 +1,4 @@
-import { sha256 } from 'dsh-system-prompt'
+import { sha256 } from 'dsh-system-prompt/bytes'
 
 /** Hex digits kept of each sha256: 64 bits tell the requests of one conversation apart with room to spare. */
 export const HASH_LENGTH = 16

@@ -1,5 +1,5 @@
 import { deepFreeze } from 'dsh-core'
-import { joinSections, sectionRanges, type RenderedSection } from 'dsh-system-prompt'
+import { joinSections, sectionRanges, type RenderedSection } from 'dsh-system-prompt/bytes'
 import { shortHash } from './hash.ts'
 import type { SectionFingerprint } from './types.ts'
 

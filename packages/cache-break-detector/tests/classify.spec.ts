@@ -2,8 +2,9 @@ import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GenerateOptions, ToolUpdateMode } from 'dsh-llm'
-import type { RenderedSection } from 'dsh-system-prompt'
-import { CacheBreakDetectorError, classifyBreak, fingerprint, type CacheObservation } from '../src/index.ts'
+import type { RenderedSection } from 'dsh-system-prompt/bytes'
+import { classifyBreak, fingerprint, type CacheObservation } from '../src/index.ts'
+import { CacheBreakDetectorError } from '../src/errors.ts'
 
 const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })
 const TOOLS = [tool('alpha'), tool('beta'), tool('gamma')]

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Context } from 'cordis'
 import LlmRuntime from 'dsh-llm'
-import PromptCache, { CacheBreakDetectorError } from '../src/index.ts'
+import PromptCache from '../src/index.ts'
+import { CacheBreakDetectorError } from '../src/errors.ts'
 
 let ctx: Context
 afterEach(() => { ctx = undefined as never })

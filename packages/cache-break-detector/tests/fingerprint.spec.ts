@@ -2,8 +2,10 @@ import { deepFreeze, type ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type GenerateOptions } from 'dsh-llm'
-import { renderPrompt, renderSections, type AssembledSection } from 'dsh-system-prompt'
-import { fingerprint, sectionSpans } from '../src/index.ts'
+import type { PromptAssembly } from 'dsh-system-prompt'
+import { renderPrompt, renderSections } from 'dsh-system-prompt/bytes'
+import { fingerprint } from '../src/index.ts'
+import { sectionSpans } from '../src/sections.ts'
 
 const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })
 const request = (overrides: Partial<GenerateOptions> = {}): GenerateOptions => ({
@@ -93,7 +95,7 @@ describe('fingerprint', () => {
 
 describe('renderSections', () => {
   it('renders each section as the prompt does: interpolated, empty ones dropped', () => {
-    const sections: AssembledSection[] = [
+    const sections: PromptAssembly['sections'] = [
       { name: 'a', text: 'Model {{model}}.' }, { name: 'blank', text: '  ' }, { name: 'c', text: '{{raw}}', interpolate: false as const },
     ]
     expect(renderSections({ sections, variables: { model: 'm' } })).toEqual([{ name: 'a', text: 'Model m.' }, { name: 'c', text: '{{raw}}' }])

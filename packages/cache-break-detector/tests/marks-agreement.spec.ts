@@ -5,7 +5,8 @@ import LlmRuntime, { type GenerateOptions } from 'dsh-llm'
 import { createAnthropicAdapter, messagesWireBody, type AnthropicConfig } from 'dsh-llm-anthropic'
 import { chatWireBody, createOpenAIAdapter, type OpenAIConfig } from 'dsh-llm-openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import PromptCache, { layoutOf } from '../src/index.ts'
+import PromptCache from '../src/index.ts'
+import { layoutOf } from '../src/layout.ts'
 
 /** One route: which wire, and the adapter config serving its one model. */
 interface Route {

@@ -1,6 +1,3 @@
-export { AnthropicProvider, AnthropicProvider as default } from './plugin.ts'
+export { AnthropicProvider as default } from './plugin.ts'
 export { createAnthropicAdapter, messagesWireBody } from './adapter.ts'
-export { placeBreakpoints } from './cache-markers.ts'
-export { Config, type AnthropicConfig } from './config.ts'
-export { buildMessagesRequest, type DeepSeekMessagesParams, type MessagesRequest, type WireCacheControl } from './request.ts'
-export { toUsage, UsageAccumulator } from './usage.ts'
+export type { AnthropicConfig } from './config.ts'

@@ -4,9 +4,10 @@ import { drainStream, sampleRequest, startLoopback, toolChanges, toolSnapshot } 
 import type { ChatMessage } from 'dsh-core'
 import { Messages as BetaMessages } from '@anthropic-ai/sdk/resources/beta/messages'
 import { Messages } from '@anthropic-ai/sdk/resources/messages'
-import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
+import { reply, sendEvents } from './wire-frames.ts'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import AnthropicProvider, { messagesWireBody, placeBreakpoints, type AnthropicConfig } from '../src/index.ts'
+import AnthropicProvider, { messagesWireBody, type AnthropicConfig } from '../src/index.ts'
+import { placeBreakpoints } from '../src/cache-markers.ts'
 import { fakeKey, setup } from './setup.ts'
 
 type Mode = 'addition-only' | 'in-history'

@@ -1,6 +1,7 @@
 import { configRefusal, loadWithLlm, withApiKey } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import AnthropicProvider, { createAnthropicAdapter } from '../src/index.ts'
+import AnthropicProvider from '../src/index.ts'
+import { createAnthropicAdapter } from '../src/adapter.ts'
 
 // The keys every HTTP adapter shares are checked by the contract in http-contract.spec.ts; these are this wire's own.
 const load = (config: Record<string, unknown>) => withApiKey('ANTHROPIC_API_KEY', () => loadWithLlm(AnthropicProvider, config))

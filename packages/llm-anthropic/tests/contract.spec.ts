@@ -1,6 +1,6 @@
 import { adapterContract, loopbackHarness } from 'dsh-llm-testing'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendError, sendEvents, wireUsage } from 'dsh-llm-testing/anthropic'
+import { reply, sendError, sendEvents, wireUsage } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 adapterContract('dsh-llm-anthropic', loopbackHarness({

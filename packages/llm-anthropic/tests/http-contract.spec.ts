@@ -1,7 +1,8 @@
 import { httpAdapterContract } from 'dsh-llm-testing'
-import AnthropicProvider, { createAnthropicAdapter } from '../src/index.ts'
+import AnthropicProvider from '../src/index.ts'
+import { createAnthropicAdapter } from '../src/adapter.ts'
 import { resolveConfig } from '../src/config.ts'
-import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from 'dsh-llm-testing/anthropic'
+import { frame, messageEnd, messageStart, reply, sendError, sendEvents } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 const textStart = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }

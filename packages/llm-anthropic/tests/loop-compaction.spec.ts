@@ -2,7 +2,7 @@ import AgentSpine from 'dsh-harness'
 import { compactionCases } from 'dsh-llm-testing'
 import { expect } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendError, sendEvents } from 'dsh-llm-testing/anthropic'
+import { reply, sendError, sendEvents } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 compactionCases({

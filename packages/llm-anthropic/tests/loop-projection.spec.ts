@@ -6,7 +6,7 @@ import AgentSpine from 'dsh-harness'
 import { startLoopback, toolsPlugin } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
-import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
+import { reply, sendEvents } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 type Mode = 'none' | 'addition-only' | 'in-history'

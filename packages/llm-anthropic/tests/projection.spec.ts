@@ -2,7 +2,7 @@ import type { GenerateOptions } from 'dsh-llm'
 import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
-import { reply, sendEvents } from 'dsh-llm-testing/anthropic'
+import { reply, sendEvents } from './wire-frames.ts'
 import { setup } from './setup.ts'
 
 const { read, write, grep, user1, assistant1, user2, beforeAddition, afterAddition, beforeRemoval, afterRemoval } = toolChanges

@@ -1,6 +1,6 @@
 import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import { messageEnd, messageStart, reply, sendEvents } from 'dsh-llm-testing/anthropic'
+import { messageEnd, messageStart, reply, sendEvents } from './wire-frames.ts'
 import { setup } from './setup.ts'
 
 describe('text streaming', () => {

@@ -2,7 +2,7 @@
 // tsc checks each list with `satisfies` against the provider's own request type; rewrite with DSH_WRITE_WIRE_BODIES=1.
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'
 import type { MessageCreateParamsStreaming as BetaMessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages'
-import type { DeepSeekMessagesParams } from '../src/index.ts'
+import type { DeepSeekMessagesParams } from '../src/request.ts'
 
 export const anthropic = [
   // before addition (none)

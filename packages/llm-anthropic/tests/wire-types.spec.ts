@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { wireTypeCases } from 'dsh-llm-testing'
-import { createAnthropicAdapter, messagesWireBody } from '../src/index.ts'
+import { messagesWireBody } from '../src/index.ts'
+import { createAnthropicAdapter } from '../src/adapter.ts'
 
 const BASE = 'http://127.0.0.1:9'
 
@@ -10,7 +11,7 @@ wireTypeCases({
   imports: [
     "import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages'",
     "import type { MessageCreateParamsStreaming as BetaMessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages'",
-    "import type { DeepSeekMessagesParams } from '../src/index.ts'",
+    "import type { DeepSeekMessagesParams } from '../src/request.ts'",
   ],
   routes: [
     { provider: 'anthropic', typeName: 'MessageCreateParamsStreaming', modes: ['none', 'append'], allowed: ['cache_control'] },

@@ -1,7 +1,8 @@
 import { drainStream, sampleRequest, sampleTool, toolChanges } from 'dsh-llm-testing'
-import { sendStream, textReply } from 'dsh-llm-testing/openai'
+import { sendStream, textReply } from './wire-frames.ts'
 import { describe, expect, it } from 'vitest'
-import { chatWireBody, promptCacheKey, type OpenAIConfig } from '../src/index.ts'
+import { chatWireBody, type OpenAIConfig } from '../src/index.ts'
+import { promptCacheKey } from '../src/cache-planning.ts'
 import { setup } from './setup.ts'
 
 const OPENAI: Partial<OpenAIConfig> = { baseURL: 'https://api.openai.com/v1', models: ['test-model'] }

@@ -1,6 +1,6 @@
 import { adapterContract, loopbackHarness } from 'dsh-llm-testing'
 import OpenAIProvider from '../src/index.ts'
-import { sendError, sendStream, textReply, toolCallReply, wireUsage } from 'dsh-llm-testing/openai'
+import { sendError, sendStream, textReply, toolCallReply, wireUsage } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 adapterContract('dsh-llm-openai', loopbackHarness({

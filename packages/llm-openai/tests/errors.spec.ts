@@ -1,7 +1,7 @@
 import type { HttpAdapterError } from 'dsh-llm/http'
 import { adapterCause, sampleRequest, startLoopback, streamError } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import { sendStream, textReply, toolCallReply } from 'dsh-llm-testing/openai'
+import { sendStream, textReply, toolCallReply } from './wire-frames.ts'
 import { setup } from './setup.ts'
 
 /** The adapter's own error behind the runtime's `ADAPTER_ERROR`/`CANCELLED` wrapper. */

@@ -1,7 +1,8 @@
 import { httpAdapterContract } from 'dsh-llm-testing'
-import OpenAIProvider, { createOpenAIAdapter } from '../src/index.ts'
+import OpenAIProvider from '../src/index.ts'
+import { createOpenAIAdapter } from '../src/adapter.ts'
 import { resolveConfig } from '../src/config.ts'
-import { chunk, sendError, sendStream, textReply, toolCallReply } from 'dsh-llm-testing/openai'
+import { chunk, sendError, sendStream, textReply, toolCallReply } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 const data = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`

@@ -2,7 +2,7 @@ import AgentSpine from 'dsh-harness'
 import { compactionCases } from 'dsh-llm-testing'
 import { expect } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
-import { sendError, sendStream, textReply } from 'dsh-llm-testing/openai'
+import { sendError, sendStream, textReply } from './wire-frames.ts'
 import { fakeKey } from './setup.ts'
 
 compactionCases({

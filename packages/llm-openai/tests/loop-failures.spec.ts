@@ -7,7 +7,7 @@ import AgentSpine from 'dsh-harness'
 import { fakeApiKey, startLoopback } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import OpenAIProvider from '../src/index.ts'
-import { chunk, sendError, sendStream, textReply } from 'dsh-llm-testing/openai'
+import { chunk, sendError, sendStream, textReply } from './wire-frames.ts'
 
 const failures: [string, (res: ServerResponse) => void, RegExp][] = [
   ['HTTP 500', (res) => sendError(res, 500, 'upstream exploded'), /500.*upstream exploded/],

@@ -4,7 +4,7 @@ import { drainStream, toolChanges } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
 import { type OpenAIConfig } from '../src/index.ts'
 import { DEFAULT_TOOL_UPDATE_BETA } from 'dsh-llm/http'
-import { sendStream, textReply } from 'dsh-llm-testing/openai'
+import { sendStream, textReply } from './wire-frames.ts'
 import { setup } from './setup.ts'
 
 const { read, write, grep, beforeAddition, afterAddition, afterRemoval } = toolChanges

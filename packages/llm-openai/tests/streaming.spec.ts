@@ -1,6 +1,6 @@
 import { drainStream, joinText, sampleRequest, sampleTool } from 'dsh-llm-testing'
 import { describe, expect, it } from 'vitest'
-import { chunk, sendStream, textReply, usageChunk } from 'dsh-llm-testing/openai'
+import { chunk, sendStream, textReply, usageChunk } from './wire-frames.ts'
 import { setup } from './setup.ts'
 
 describe('text streaming', () => {

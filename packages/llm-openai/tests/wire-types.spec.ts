@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { wireTypeCases } from 'dsh-llm-testing'
-import { chatWireBody, createOpenAIAdapter } from '../src/index.ts'
+import { chatWireBody } from '../src/index.ts'
+import { createOpenAIAdapter } from '../src/adapter.ts'
 
 const BASE = 'http://127.0.0.1:9/v1'
 /** A model that takes explicit breakpoints (GPT-5.6 and later). */
@@ -11,7 +12,7 @@ wireTypeCases({
   file: fileURLToPath(new URL('./wire-bodies.ts', import.meta.url)),
   imports: [
     "import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'",
-    "import type { DashScopeChatParams, DeepSeekChatParams } from '../src/index.ts'",
+    "import type { DashScopeChatParams, DeepSeekChatParams } from '../src/request.ts'",
   ],
   routes: [
     { provider: 'openai', typeName: 'ChatCompletionCreateParamsStreaming', allowed: ['prompt_cache_key', 'prompt_cache_retention'] },

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { ChatMessage, ToolSchema } from 'dsh-core'
 import { collect } from 'dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { EmulatedCache, KEPT_BLOCKS, type ScriptedRequest } from 'dsh-llm-scripted'
+import { EmulatedCache, KEPT_BLOCKS, type ScriptedRequest } from '../src/emulated-cache.ts'
 import { ask, failure, setup, tempDir } from './setup.ts'
 
 const tool = (name: string): ToolSchema => ({ name, description: `The ${name} tool. ${'d'.repeat(200)}`, parameters: { type: 'object' } })

@@ -1,6 +1,6 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { LlmScriptedError } from '../src/index.ts'
+import { LlmScriptedError } from '../src/error.ts'
 
 describe('LlmScriptedError', () => {
   it('is a CodedError with its name and code', () => {

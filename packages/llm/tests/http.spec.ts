@@ -1,6 +1,11 @@
 import { quote } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { checkHttpEndpoint, checkHttpTransport, describeCause, failureMapper, HttpAdapterError, lazyConnection, redactSecret, retryAfterSeconds } from 'dsh-llm/http'
+import { HttpAdapterError } from 'dsh-llm/http'
+import { checkHttpEndpoint, checkHttpTransport } from '../src/http/config.ts'
+import { describeCause, redactSecret } from '../src/http/text.ts'
+import { failureMapper } from '../src/http/failures.ts'
+import { lazyConnection } from '../src/http/connect.ts'
+import { retryAfterSeconds } from '../src/http/retry-after.ts'
 
 // Stand-ins for an SDK's error classes, shaped like the Stainless ones.
 class APIError extends Error {

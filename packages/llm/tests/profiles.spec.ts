@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PROFILES, PROVIDER_IDS, cachePolicy, providerOfEndpoint, toolUpdateRefusal } from '../src/index.ts'
+import { PROFILES, PROVIDER_IDS, cachePolicy } from '../src/index.ts'
+import { providerOfEndpoint, toolUpdateRefusal } from '../src/profiles/index.ts'
 import { isGpt56OrLater } from '../src/profiles/model-breakpoints.ts'
 import { fakeAdapter, setup } from './setup.ts'
 

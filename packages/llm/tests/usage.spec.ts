@@ -1,4 +1,5 @@
-import { addUsage, emptyUsage, normalizeUsage } from 'dsh-llm'
+import { normalizeUsage } from 'dsh-llm'
+import { addUsage, emptyUsage } from '../src/usage.ts'
 import { describe, expect, it } from 'vitest'
 
 describe('usage helpers', () => {

@@ -1,6 +1,6 @@
 import { Context } from 'cordis'
 import { storeContract } from 'dsh-session/testing'
-import { PgSessionStore } from '../src/index.ts'
+import { PgSessionStore } from '../src/store.ts'
 import { freshSchema, pgUrl, sql } from './helpers.ts'
 
 storeContract('PostgreSQL', {

@@ -1,6 +1,6 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { SessionPostgresError } from '../src/index.ts'
+import { SessionPostgresError } from '../src/errors.ts'
 
 describe('SessionPostgresError', () => {
   it('is a CodedError with its name, code and cause', () => {

@@ -2,7 +2,8 @@ import { createServer } from 'node:net'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-harness'
 import { describe, expect, it } from 'vitest'
-import { PgSessionStore, SCHEMA_VERSION } from '../src/index.ts'
+import { PgSessionStore } from '../src/store.ts'
+import { SCHEMA_VERSION } from '../src/schema.ts'
 import { freshSchema, logText, pgUrl, sql, startStore } from './helpers.ts'
 
 async function refusal(config: Record<string, unknown>): Promise<{ code?: string; message: string }> {

@@ -1,7 +1,8 @@
 import { Context, type Message } from 'cordis'
 import pg from 'pg'
 import { afterEach, inject } from 'vitest'
-import { PgSessionStore, type PgStoreConfig } from '../src/index.ts'
+import { type PgStoreConfig } from '../src/index.ts'
+import { PgSessionStore } from '../src/store.ts'
 import { throwawaySchema } from '../src/testing/index.ts'
 
 const cleanups: (() => Promise<unknown>)[] = []

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-harness'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { PgSessionStore } from '../src/index.ts'
+import { PgSessionStore } from '../src/store.ts'
 import { freshSchema, pgUrl, sql } from './helpers.ts'
 
 const writer = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url))

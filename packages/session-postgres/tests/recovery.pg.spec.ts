@@ -1,7 +1,7 @@
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-harness'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { PgSessionStore } from '../src/index.ts'
+import { PgSessionStore } from '../src/store.ts'
 import { startOutage, storedEvents } from '../src/testing/index.ts'
 import { freshSchema, pgUrl } from './helpers.ts'
 

@@ -1,6 +1,7 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST, renderContextSnapshot, renderPrompt } from '../src/index.ts'
+import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST } from '../src/index.ts'
+import { renderContextSnapshot, renderPrompt } from '../src/render.ts'
 
 async function load(config: unknown) {
   const ctx = new Context()

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   firstByteDifference, joinSections, prefixDiff, prefixTools, sectionRanges, systemDiff, toolsDiff, type Prefix, type RenderedSection,
-} from '../src/index.ts'
+} from '../src/bytes.ts'
 
 const side = (sections: RenderedSection[], tools: string[] = []): Prefix => ({
   tools: prefixTools(tools.map((name) => ({ name, description: `${name} tool` }))),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import * as api from '../src/index.ts'
+import * as api from '../src/bytes.ts'
 
 const README = new URL('../README.md', import.meta.url)
 
@@ -15,7 +15,7 @@ async function snippet(heading: string): Promise<string> {
 describe('README', () => {
   it('"Prefix differences": the snippet gives the answer its comment shows', async () => {
     const code = await snippet('Prefix differences')
-    const [, names] = /^import \{ ([^}]+) \} from 'dsh-system-prompt'$/m.exec(code)!
+    const [, names] = /^import \{ ([^}]+) \} from 'dsh-system-prompt\/bytes'$/m.exec(code)!
     const [, shown] = /^\/\/ → (.+)$/m.exec(code)!
     const body = code.replace(/^import .*$/m, '').replace(/^\/\/ → .*$/m, '').trim().split('\n')
     const last = body.pop()!

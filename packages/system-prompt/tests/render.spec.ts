@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { SystemPromptError, interpolate, renderPrompt } from '../src/index.ts'
+import { SystemPromptError } from '../src/index.ts'
+import { interpolate } from '../src/interpolate.ts'
+import { renderPrompt } from '../src/render.ts'
 
 const vars = { model: 'm1', cwd: '/w', tricky: '{{model}}', none: undefined }
 const render = (text: string) => interpolate(text, vars)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SECTION_SEPARATOR, joinSections, renderPrompt, renderSections, sectionAt, sectionRanges } from '../src/index.ts'
+import { SECTION_SEPARATOR, joinSections, renderPrompt, renderSections, sectionAt, sectionRanges } from '../src/render.ts'
 
 describe('renderSections', () => {
   it('renders each section as the prompt does and joins back into exactly the rendered prompt', () => {

@@ -1,6 +1,6 @@
 import type { Context, Logger } from 'cordis'
 import { isGone, messageOf } from 'dsh-core'
-import type { ToolRuntime } from 'dsh-tools'
+import type ToolRuntime from 'dsh-tools'
 import type { ServerSpec } from './config.ts'
 import { McpServerSet, type ServerStatus } from './server-set.ts'
 import { registerListing, registerOne } from './registration.ts'

@@ -1,6 +1,6 @@
 import { Service, type Context, type Logger } from 'cordis'
 import { describeValue, rawService } from 'dsh-core'
-import type { ToolRuntime } from 'dsh-tools'
+import type ToolRuntime from 'dsh-tools'
 import { DEFAULT_RESTART, checkEntries, type RestartOptions, type ServerEntry, type ServerSpec } from './config.ts'
 import { Attachment, type McpAttachment, type McpServerState } from './attachment.ts'
 import { ToolsMcpError } from './errors.ts'

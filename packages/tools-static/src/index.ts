@@ -1,5 +1,2 @@
-export { Config, apply, inject, name } from './plugin.ts'
 export type { StaticTool, ToolsStaticConfig } from './plugin.ts'
-export { ToolsStaticError } from './errors.ts'
-export type { ToolsStaticErrorCode } from './errors.ts'
 export { default } from './plugin.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ToolsStaticError } from '../src/index.ts'
+import { ToolsStaticError } from '../src/errors.ts'
 import { loadStatic, setup } from './setup.ts'
 
 const tool = { name: 'a', description: 'd' }

@@ -1,6 +1,6 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { ToolsStaticError } from '../src/index.ts'
+import { ToolsStaticError } from '../src/errors.ts'
 
 describe('ToolsStaticError', () => {
   it('is a CodedError with its name and code', () => {

@@ -1,7 +1,8 @@
 import { Context } from 'cordis'
 import SystemPrompt from 'dsh-system-prompt'
 import { describe, expect, it } from 'vitest'
-import ToolRuntime, { ToolsError } from '../src/index.ts'
+import ToolRuntime from '../src/index.ts'
+import { ToolsError } from '../src/errors.ts'
 import { setup } from './setup.ts'
 
 describe('ToolRuntime config', () => {

@@ -1,6 +1,6 @@
 import { SystemPromptError, TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { describe, expect, it } from 'vitest'
-import { ToolsError } from '../src/index.ts'
+import { ToolsError } from '../src/errors.ts'
 import { names, recordChanges, setup, tool } from './setup.ts'
 
 const assembled = async (ctx: Awaited<ReturnType<typeof setup>>) => names((await ctx.systemPrompt.assemble()).tools)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ToolsError, type ToolExecuteContext } from '../src/index.ts'
+import { type ToolExecuteContext } from '../src/index.ts'
+import { ToolsError } from '../src/errors.ts'
 import { setup, tool } from './setup.ts'
 
 const strictParameters = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { TOOL_KINDS, ToolsError, kindFromHints } from '../src/index.ts'
+import { TOOL_KINDS, kindFromHints } from '../src/index.ts'
+import { ToolsError } from '../src/errors.ts'
 import { setup, tool } from './setup.ts'
 
 describe('tool kinds (ACP ToolKind)', () => {

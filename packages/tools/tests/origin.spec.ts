@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { ToolsError } from '../src/index.ts'
+import { ToolsError } from '../src/errors.ts'
 import { setup, tool } from './setup.ts'
 
 const run = (ctx: Context, name: string, apply: (ctx: Context) => void) => ctx.plugin({ name, inject: ['tools'], apply })

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST, type ToolProvider } from 'dsh-system-prompt'
+import SystemPrompt, { SystemPromptError, TOOL_ORDER_REST } from 'dsh-system-prompt'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { names, plugin, setup, tool } from './setup.ts'
 
@@ -7,7 +7,7 @@ import { names, plugin, setup, tool } from './setup.ts'
 async function setupWithProvider(prompt = {}) {
   const spy = vi.spyOn(SystemPrompt.prototype, 'tools')
   const ctx = await setup({}, prompt)
-  const provider = spy.mock.calls.at(-1)![0] as ToolProvider
+  const provider = spy.mock.calls.at(-1)![0] as Parameters<SystemPrompt['tools']>[0]
   spy.mockRestore()
   return { ctx, provider }
 }

@@ -1,7 +1,8 @@
 import { Context } from 'cordis'
 import SystemPrompt, { type SystemPromptConfig } from 'dsh-system-prompt'
 import { expect } from 'vitest'
-import ToolRuntime, { ToolsError, type ToolChange, type ExecutableTool, type ToolRuntimeConfig } from '../src/index.ts'
+import ToolRuntime, { type ToolChange, type ExecutableTool, type ToolRuntimeConfig } from '../src/index.ts'
+import { ToolsError } from '../src/errors.ts'
 
 /** A root context with the real SystemPrompt and ToolRuntime loaded. */
 export async function setup(config: Partial<ToolRuntimeConfig> & Record<string, unknown> = {}, prompt: Partial<SystemPromptConfig> = {}) {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildSessionView } from '../../src/view/build.ts'
 import { loadSession } from '../../src/view/events.ts'
-import { DEFAULT_PG_SCHEMA, DEFAULT_PG_URL_ENV } from '../../src/index.ts'
+import { DEFAULT_PG_SCHEMA, DEFAULT_PG_URL_ENV } from '../../src/cli.ts'
 import { tempDir } from '../setup.ts'
 
 const PG = { urlEnv: DEFAULT_PG_URL_ENV, schema: DEFAULT_PG_SCHEMA }

@@ -1,3 +1,3 @@
-export { findPgBin, startTestCluster } from './cluster.ts'
+export { startTestCluster } from './cluster.ts'
 export { storedEvents, throwawaySchema } from './schema.ts'
-export { type Outage, startOutage } from './outage.ts'
+export { startOutage } from './outage.ts'

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { IDENTITY_TEXT, PERSONA_SECTION, SystemPromptError, renderPrompt } from '../../src/index.ts'
+import { IDENTITY_TEXT, SystemPromptError } from '../../src/index.ts'
+import { PERSONA_SECTION } from '../../src/service.ts'
+import { renderPrompt } from '../../src/bytes.ts'
 import { setup } from '../setup.ts'
 
 describe('complete sections (published: the sole prompt section after the waterfall)', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { IDENTITY_TEXT, PERSONA_ORDER, PERSONA_SECTION, renderPrompt, renderSections } from '../../src/index.ts'
+import { IDENTITY_TEXT } from '../../src/index.ts'
+import { PERSONA_ORDER, PERSONA_SECTION } from '../../src/service.ts'
+import { renderPrompt, renderSections } from '../../src/bytes.ts'
 import { setup } from '../setup.ts'
 
 describe('the persona slot', () => {

@@ -1,8 +1,7 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import SystemPrompt, {
-  SystemPromptError, joinContextSections, renderContextSections, renderContextSnapshot, renderPrompt, type PromptAssembly,
-} from '../../src/index.ts'
+import SystemPrompt, { SystemPromptError, type PromptAssembly } from '../../src/index.ts'
+import { joinContextSections, renderContextSections, renderContextSnapshot, renderPrompt } from '../../src/render.ts'
 import { setup } from '../setup.ts'
 
 const contextPlugin = (name: string, text: string, order = 0) => ({

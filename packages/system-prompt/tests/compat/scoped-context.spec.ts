@@ -1,6 +1,8 @@
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { SystemPromptError, contextScope, renderPrompt, scopedContext } from '../../src/index.ts'
+import { SystemPromptError, scopedContext } from '../../src/index.ts'
+import { contextScope } from '../../src/scoped-context.ts'
+import { renderPrompt } from '../../src/bytes.ts'
 import { names, setup, tool } from '../setup.ts'
 
 /** A plugin written against the published service: it registers on the scoped context it is handed. */

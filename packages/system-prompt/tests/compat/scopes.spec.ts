@@ -1,6 +1,8 @@
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { PERSONA_SECTION, SystemPromptError, renderPrompt } from '../../src/index.ts'
+import { SystemPromptError } from '../../src/index.ts'
+import { PERSONA_SECTION } from '../../src/service.ts'
+import { renderPrompt } from '../../src/bytes.ts'
 import { names, setup, tool } from '../setup.ts'
 
 describe('scopes (published: registrations in a session or agent scope)', () => {

@@ -1,16 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import SystemPrompt, * as api from '../../src/index.ts'
-import type {
-  AssembleContext, AssembledContext, AssembledSection, Config, ContextSnapshotSection, PromptAssembly, PromptContext, PromptSection,
-  ToolProviderResult,
-} from '../../src/index.ts'
+import * as bytes from '../../src/bytes.ts'
+import type { AssembleContext, PromptAssembly, SystemPromptConfig as Config, ToolProviderResult } from '../../src/index.ts'
+import type { ContextSnapshotSection } from '../../src/bytes.ts'
+import type { AssembledContext, AssembledSection, PromptContext, PromptSection } from '../../src/types.ts'
 
 describe('the published names', () => {
-  it('are exported, as values and as type aliases', () => {
-    for (const name of ['renderPrompt', 'renderContextSnapshot', 'renderContextSections', 'joinContextSections', 'TOOL_ORDER_REST', 'PERSONA_SECTION', 'PERSONA_ORDER', 'SystemPrompt'] as const) {
-      expect(api[name], name).toBeDefined()
-    }
-    expect(api.SystemPrompt).toBe(SystemPrompt)
+  it('are exported: the service and its types from the root, the rendering from dsh-system-prompt/bytes', () => {
+    expect(api.default).toBe(SystemPrompt)
+    expect(api.TOOL_ORDER_REST).toBeDefined()
+    for (const name of ['renderPrompt', 'renderContextSections', 'joinContextSections'] as const) expect(bytes[name], name).toBeDefined()
     expectTypeOf<PromptSection>().toMatchTypeOf<{ name: string; order: number; text: string | ((context: AssembleContext) => string); complete?: boolean }>()
     expectTypeOf<PromptContext>().toMatchTypeOf<{ name: string; order: number; text: string | ((context: AssembleContext) => string) }>()
     expectTypeOf<AssembledContext>().toEqualTypeOf<{ name: string; text: string }>()
@@ -19,7 +18,7 @@ describe('the published names', () => {
     expectTypeOf<AssembleContext>().toMatchTypeOf<{ scope?: string; signal?: AbortSignal }>()
     expectTypeOf<ContextSnapshotSection>().toEqualTypeOf<{ readonly name: string; readonly text: string }>()
     expectTypeOf<ToolProviderResult>().toHaveProperty('knownNames')
-    expectTypeOf(api.renderContextSections).returns.toEqualTypeOf<ContextSnapshotSection[]>()
-    expectTypeOf(api.joinContextSections).returns.toEqualTypeOf<string>()
+    expectTypeOf(bytes.renderContextSections).returns.toEqualTypeOf<ContextSnapshotSection[]>()
+    expectTypeOf(bytes.joinContextSections).returns.toEqualTypeOf<string>()
   })
 })

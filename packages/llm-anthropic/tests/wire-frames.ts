@@ -1,3 +1,4 @@
+// Messages stream frames for this adapter's tests (moved from the dsh-llm-testing kit: only these tests use them).
 import type { Usage } from 'dsh-core'
 import type { ServerResponse } from 'node:http'
 
