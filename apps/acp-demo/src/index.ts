@@ -1,5 +1,3 @@
-export { default, name } from './plugin.ts'
-export { Config } from './config.ts'
+// What the loader needs: the plugin (it carries `name` and `Config`); the config type for a host that writes one.
+export { default } from './plugin.ts'
 export type { AcpDemoConfig } from './config.ts'
-export { AcpDemoError } from './errors.ts'
-export type { AcpDemoErrorCode } from './errors.ts'

@@ -1,6 +1,6 @@
 import { CodedError } from 'dsh-core'
 import { describe, expect, it } from 'vitest'
-import { AcpDemoError } from '../src/index.ts'
+import { AcpDemoError } from '../src/errors.ts'
 
 describe('AcpDemoError', () => {
   it('is a CodedError with its name, code and wire data', () => {

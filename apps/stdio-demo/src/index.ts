@@ -1,4 +1,3 @@
-export { default, name } from './plugin.ts'
-export { Config, spineConfig } from './config.ts'
+// What the loader needs: the plugin (it carries `name` and `Config`); the config type for a host that writes one.
+export { default } from './plugin.ts'
 export type { StdioDemoConfig } from './config.ts'
-export { StdioDemo } from './service.ts'

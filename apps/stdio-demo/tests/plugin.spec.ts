@@ -1,7 +1,8 @@
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import ToolsStatic from 'dsh-tools-static'
-import StdioDemoPlugin, { spineConfig } from '../src/index.ts'
+import StdioDemoPlugin from '../src/index.ts'
+import { spineConfig } from '../src/config.ts'
 import { tempDir } from './setup.ts'
 
 /** Loads the app plugin in a real Context, as the loader would, with sessions in a temp folder. */

@@ -1,3 +1,3 @@
-// The design card's name for the harness: app files that say `dsh-agent-spine-demo` load dsh-harness's plugin.
-export { default, Config, name } from 'dsh-harness'
-export type { HarnessConfig as SpineConfig } from 'dsh-harness'
+// The design card's name for the harness: app files that say `dsh-agent-spine-demo` load dsh-harness's plugin
+// (the plugin object carries `name` and `Config`).
+export { default } from 'dsh-harness'

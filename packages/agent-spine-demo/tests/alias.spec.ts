@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { boot, type BootedApp } from 'dsh-app-boot'
 import HarnessPlugin, { Config } from 'dsh-harness'
-import Alias, * as alias from '../src/index.ts'
+import Alias from '../src/index.ts'
 
 const apps: BootedApp[] = []
 afterAll(() => Promise.all(apps.map((app) => app.dispose())))
@@ -12,8 +12,8 @@ afterAll(() => Promise.all(apps.map((app) => app.dispose())))
 describe('dsh-agent-spine-demo', () => {
   it('is dsh-harness: the same plugin, Config and name', () => {
     expect(Alias).toBe(HarnessPlugin)
-    expect(alias.Config).toBe(Config)
-    expect(alias.name).toBe(HarnessPlugin.name)
+    expect(Alias.Config).toBe(Config)
+    expect(Alias.name).toBe(HarnessPlugin.name)
   })
 
   it('boots an app file that names it, through the real loader, and serves a turn', async () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 
 /** Our MCP test server (`testing/test-server.mjs`), to run as `node <TEST_SERVER>`; the same path from src/ and dist/. */
-export const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
+const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
 
 /** A tool of the test server's list. */
 export interface TestTool {
@@ -23,7 +23,7 @@ export interface TestTool {
   exit?: boolean
 }
 
-export interface TestServerOptions {
+interface TestServerOptions {
   /** The tool list; or `phases`, lists that SIGUSR1 steps through (each step sends tools/list_changed). */
   tools?: TestTool[]
   phases?: TestTool[][]

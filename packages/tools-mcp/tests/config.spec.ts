@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AppBootError, boot } from 'dsh-app-boot'
-import { checkConfig, ToolsMcpError } from 'dsh-tools-mcp'
+import { checkConfig } from '../src/config.ts'
+import { ToolsMcpError } from '../src/errors.ts'
 import { resolvePlugin, tempDir } from './setup.ts'
 
 /** Boots a YAML app file holding only the spine and one dsh-tools-mcp entry; returns the AppBootError message. */

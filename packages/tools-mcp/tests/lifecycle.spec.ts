@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ToolChange } from 'dsh-tools'
-import { batchRegistrationLabel } from '../src/index.ts'
+import { batchRegistrationLabel } from '../src/plugin.ts'
 import { events, loadMcp, processAlive as alive, setup, tempDir, testServer, until, type TestTool } from './setup.ts'
 
 const tool = (name: string, extra: Partial<TestTool> = {}): TestTool => ({ name, description: `The ${name} tool.`, ...extra })

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ToolSourceStatus } from 'dsh-tools'
-import { meaningfulTail } from '../src/index.ts'
+import { meaningfulTail } from '../src/stderr-tail.ts'
 import { loadMcp, setup, tempDir, testServer, until, TEST_SERVER, type TestTool } from './setup.ts'
 
 const tool = (name: string, extra: Partial<TestTool> = {}): TestTool => ({ name, description: `The ${name} tool.`, ...extra })

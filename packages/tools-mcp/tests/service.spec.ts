@@ -4,7 +4,8 @@ import SystemPrompt from 'dsh-system-prompt'
 import ToolRuntime from 'dsh-tools'
 import { describe, expect, it } from 'vitest'
 import type { ToolChange } from 'dsh-tools'
-import { McpService, ToolsMcpError, batchRegistrationLabel, type ServerEntry } from '../src/index.ts'
+import { McpService, ToolsMcpError, type ServerEntry } from '../src/index.ts'
+import { batchRegistrationLabel } from '../src/plugin.ts'
 import { events, loadMcp, processAlive, publishedBin, setup, tempDir, testServer, until, type TestTool } from './setup.ts'
 
 const tool = (name: string, extra: Partial<TestTool> = {}): TestTool => ({ name, description: `The ${name} tool.`, ...extra })

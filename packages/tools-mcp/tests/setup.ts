@@ -21,7 +21,9 @@ export function publishedBin(pkg: string): string {
   return join(dir, typeof bin === 'string' ? bin : Object.values(bin)[0]!)
 }
 
-export { processAlive, TEST_SERVER, testServer } from '../src/testing.ts'
+export { processAlive, testServer } from '../src/testing.ts'
+/** The test server's script (`testing/test-server.mjs`), for a test that runs it by hand. */
+export const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
 export type { TestTool } from '../src/testing.ts'
 
 export const tempDir = (prefix = 'dsh-tools-mcp-') => mkdtemp(join(tmpdir(), prefix))
