@@ -5,7 +5,7 @@ import { Context } from 'cordis'
 import type { Agent } from 'dsh-agent-loop'
 import AgentLoop from 'dsh-agent-loop'
 import type { ToolCall } from 'dsh-core'
-import LlmRuntime, { planCacheMarks, type GenerateOptions, type LlmAdapter, type ModelCachePolicy, type RequestMark, type StreamEvent } from 'dsh-llm'
+import LlmRuntime, { planCacheMarks, type GenerateOptions, type LlmAdapter, type RequestMark, type StreamEvent } from 'dsh-llm'
 import SessionStore, { type SessionEvent } from 'dsh-session'
 import SystemPrompt from 'dsh-system-prompt'
 // dsh-tools is not a dependency of this package; the loop needs a `tools` service, so tests mount the real one.
@@ -48,6 +48,9 @@ export function cacheAdapter(cachePolicy?: LlmAdapter['cachePolicy']) {
  * The markers the test adapter's requests carry, as dsh-llm's planner places them on a wire that sends each
  * history message as one block (the test conversations are text only), nothing deferred.
  */
+/** A model's cache policy, as `planCacheMarks` takes it. */
+type ModelCachePolicy = Parameters<typeof planCacheMarks>[0]
+
 export function plannedMarks(policy: ModelCachePolicy, options: GenerateOptions): RequestMark[] {
   const plan = planCacheMarks(policy, {
     tools: options.tools.map(() => ({ deferred: false })),

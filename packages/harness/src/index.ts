@@ -1,17 +1,14 @@
-export { default, SCRIPTED_CACHE_FILE, apply, name } from './plugin.ts'
+export { default, SCRIPTED_CACHE_FILE } from './plugin.ts'
 export { Config } from './config.ts'
 export type { HarnessConfig } from './config.ts'
 export { Harness } from './service.ts'
-export type { AgentChoice, OpenAgentOptions } from './service.ts'
 export { HarnessError } from './errors.ts'
-export type { HarnessErrorCode } from './errors.ts'
 
 // What the front doors use of the packages under the harness, so a door imports only dsh-harness (and dsh-core,
 // dsh-app-boot, its protocol SDK). Only names a door's src uses are listed here.
 export { AgentLoopError, noticeLocale, toolChangeNotice } from 'dsh-agent-loop'
 export type { Agent, AgentUpdate, NoticeLocale, PermissionAsker, PermissionReply, PermissionRequest, TurnResult } from 'dsh-agent-loop'
 export { coldCacheNotice } from 'dsh-cache-break-detector'
-export type { ColdCache } from 'dsh-cache-break-detector'
 export { defineEvents, dshStateFolder, makeFolder, record } from 'dsh-session'
 export type { EventMapOf, FleetProcess, FleetSession, PermissionAnswer, ReleaseAnswer, ReleaseRequest, SessionEvent, SessionFleet, SessionPosition, SessionSummary, TurnEndReason } from 'dsh-session'
 export type { ToolKind, ToolSourceStatus } from 'dsh-tools'

@@ -9,6 +9,6 @@ describe('README', () => {
     expect(line).not.toBeNull()
     const named = [...line![1]!.matchAll(/`(\w+)`/g)].map((match) => match[1]).sort()
     expect(named).toEqual(Object.keys(spine).filter((key) => key !== 'default').sort())
-    expect(spine.default).toMatchObject({ name: spine.name, Config: spine.Config, apply: spine.apply })
+    expect(spine.default).toMatchObject({ name: 'harness', Config: spine.Config })
   })
 })

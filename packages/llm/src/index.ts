@@ -7,6 +7,5 @@ export {
   PROFILES, PROVIDER_IDS, cachePolicy, isProviderId, type ProviderId, type ProviderProfile,
 } from './profiles/index.ts'
 export { projectToolUpdates, toolNoticeText, type ProjectedMessage, type ToolDeclaration, type ToolProjection } from './projection.ts'
-export { LOOKBACK_BLOCKS, planCacheMarks, type CacheMarkPlan, type MarkableRequest, type RequestMark } from './cache-marks.ts'
+export { LOOKBACK_BLOCKS, planCacheMarks, type CacheMarkPlan, type RequestMark } from './cache-marks.ts'
 export { LlmRuntime as default } from './runtime.ts'
-export type { ModelCachePolicy } from './profiles/types.ts'

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
-import { SessionStore } from '../src/index.ts'
+import { SessionStore } from '../src/store.ts'
 import { storeContract } from '../src/testing/index.ts'
 
 storeContract('JSONL', {

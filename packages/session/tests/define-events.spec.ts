@@ -1,7 +1,8 @@
 import Schema from 'schemastery'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type {} from 'dsh-session'
-import { Session, SessionError, defineEvents, optional, record, restoreEvent, type EventMapOf, type KnownEvent, type SessionEvent } from '../src/index.ts'
+import { Session, SessionError, defineEvents, optional, record, restoreEvent, type EventMapOf, type SessionEvent } from '../src/index.ts'
+import type { KnownEvent } from '../src/events.ts'
 
 const EXAMPLE_EVENTS = defineEvents({
   /** A test plugin's event: a count, a name, a choice and an optional note. */

@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Context } from 'cordis'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import SessionStore, { type Durability } from '../src/index.ts'
+import SessionStore from '../src/index.ts'
+import type { Durability } from '../src/durability.ts'
 import { chatTurn, readLines, setup, tempDir } from './helpers.ts'
 
 /** Counts fsyncs (datasync) and writes made through any open file. */

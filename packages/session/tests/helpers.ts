@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context, type Message } from 'cordis'
 import { afterEach } from 'vitest'
-import { type Session, SessionStore, type SessionStoreConfig } from '../src/index.ts'
+import type { Session, SessionStoreConfig } from '../src/index.ts'
+import { SessionStore } from '../src/store.ts'
 
 const cleanups: (() => Promise<unknown>)[] = []
 

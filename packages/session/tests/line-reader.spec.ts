@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { SessionError, readLines } from '../src/index.ts'
+import { SessionError } from '../src/index.ts'
+import { readLines } from '../src/line-reader.ts'
 import { chatTurn, setup, tempDir } from './helpers.ts'
 
 afterEach(() => { vi.restoreAllMocks() })

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { defaultSessionRoot, dshStateFolder, stateHome, workingFolderKey } from '../src/index.ts'
+import { defaultSessionRoot, dshStateFolder } from '../src/index.ts'
+import { stateHome, workingFolderKey } from '../src/state-folder.ts'
 
 describe('the state folder', () => {
   it('is $XDG_STATE_HOME when it is absolute', () => {

@@ -2,7 +2,9 @@ import { promises as fs } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import { SessionError, SessionStore, defaultSessionRoot, stateHome } from '../src/index.ts'
+import { SessionError, defaultSessionRoot } from '../src/index.ts'
+import { SessionStore } from '../src/store.ts'
+import { stateHome } from '../src/state-folder.ts'
 import { chatTurn, header, readLines, registryUpdate, setup, tempDir, tool } from './helpers.ts'
 
 async function expectCode(promise: Promise<unknown>, code: string, ...fragments: string[]) {
