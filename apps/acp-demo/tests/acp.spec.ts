@@ -7,7 +7,8 @@ import { client, methods } from '@agentclientprotocol/sdk'
 import type { AnyMessage, ClientConnection, ContentBlock, SessionNotification, Stream } from '@agentclientprotocol/sdk'
 import ScriptedLlm from 'dsh-llm-scripted'
 import ToolsStatic from 'dsh-tools-static'
-import AcpDemoApp, { type AcpDemoConfig } from '../src/index.ts'
+import AcpDemoApp from '../src/index.ts'
+import type { AcpDemoConfig } from '../src/config.ts'
 import { rejection } from './harness.ts'
 
 /** Two in-memory ends of one ACP connection. */

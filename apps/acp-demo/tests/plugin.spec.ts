@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadWithSessions, toolOrderForwardingCases } from 'dsh-harness/testing'
-import AcpDemoApp, { type AcpDemoConfig } from '../src/index.ts'
+import AcpDemoApp from '../src/index.ts'
+import type { AcpDemoConfig } from '../src/config.ts'
 import { spineConfig } from '../src/config.ts'
 
 const load = (config: Record<string, unknown>) => loadWithSessions(AcpDemoApp, config)

@@ -1,3 +1,2 @@
 // What the loader needs: the plugin (it carries `name` and `Config`); the config type for a host that writes one.
 export { default } from './plugin.ts'
-export type { StdioDemoConfig } from './config.ts'

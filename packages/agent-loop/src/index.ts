@@ -1,5 +1,4 @@
 export { AgentLoop as default, type CreateAgentOptions } from './service.ts'
-export { AgentLoop } from './service.ts'
 export { Agent } from './agent.ts'
 export { AgentLoopError } from './errors.ts'
 export { rebuildLastRequest } from './reconstruct.ts'
