@@ -1,4 +1,5 @@
-import { HarnessError, type Agent, type Harness } from 'dsh-harness'
+import { HarnessError, type Harness } from 'dsh-harness'
+import type { Agent } from './harness-types.ts'
 import { AcpDemoError } from './errors.ts'
 import type { SessionMcpServers } from './session-mcp.ts'
 import { CREATED_EVENT } from './session-list.ts'

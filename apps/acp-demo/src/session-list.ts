@@ -2,7 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk'
 import { compareCodeUnits, oneLine } from 'dsh-core'
 import Schema from 'schemastery'
-import { defineEvents, record, type EventMapOf, type SessionSummary } from 'dsh-harness'
+import { defineEvents, record, type EventMapOf } from 'dsh-harness'
+import type { SessionSummary } from './harness-types.ts'
 import { AcpDemoError } from './errors.ts'
 
 const ACP_EVENTS = defineEvents({

@@ -1,5 +1,6 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
-import { toolChangeNotice, type AgentUpdate, type NoticeLocale, type ToolKind, type TurnEndReason } from 'dsh-harness'
+import { toolChangeNotice } from 'dsh-harness'
+import type { AgentUpdate, NoticeLocale, ToolKind, TurnEndReason } from './harness-types.ts'
 
 /** The ACP kind of a tool by its name, as the tool runtime knows it (`other` when nothing is known). */
 export type KindOf = (name: string) => ToolKind

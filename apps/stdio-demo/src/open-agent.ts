@@ -1,6 +1,7 @@
 import { messageOf, oneLine } from 'dsh-core'
 import { AppBootError, displayPath, entryRunning, type BootedApp } from 'dsh-app-boot'
-import { HarnessError, type Agent } from 'dsh-harness'
+import { HarnessError } from 'dsh-harness'
+import type { Agent } from './harness-types.ts'
 import StdioDemoPlugin from './plugin.ts'
 import type { StdioDemo } from './service.ts'
 import type { SessionChoice } from './usage.ts'

@@ -1,5 +1,5 @@
 import { oneLine } from 'dsh-core'
-import type { SessionEvent } from 'dsh-harness'
+import type { SessionEvent } from './harness-types.ts'
 
 /** How much of a resumed conversation to print: a number of terminal rows, or all of it. */
 export type HistoryLimit = number | 'all'

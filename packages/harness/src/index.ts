@@ -5,12 +5,10 @@ export { Harness } from './service.ts'
 export { HarnessError } from './errors.ts'
 
 // What the front doors use of the packages under the harness, so a door imports only dsh-harness (and dsh-core,
-// dsh-app-boot, its protocol SDK). Only names a door's src uses are listed here.
+// dsh-app-boot, its protocol SDK). Only names a door's src uses are listed here; the types a door needs it reads
+// off the harness's signatures (apps/*/src/harness-types.ts).
 export { AgentLoopError, noticeLocale, toolChangeNotice } from 'dsh-agent-loop'
-export type { Agent, AgentUpdate, NoticeLocale, PermissionAsker, PermissionReply, PermissionRequest, TurnResult } from 'dsh-agent-loop'
 export { coldCacheNotice } from 'dsh-cache-break-detector'
 export { defineEvents, dshStateFolder, makeFolder, record } from 'dsh-session'
-export type { EventMapOf, FleetProcess, FleetSession, PermissionAnswer, ReleaseAnswer, ReleaseRequest, SessionEvent, SessionFleet, SessionPosition, SessionSummary, TurnEndReason } from 'dsh-session'
-export type { ToolKind, ToolSourceStatus } from 'dsh-tools'
+export type { EventMapOf } from 'dsh-session'
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, ToolsMcpError } from 'dsh-tools-mcp'
-export type { McpAttachment, ServerEntry } from 'dsh-tools-mcp'
