@@ -1,3 +1,3 @@
-export { findPgBin, startTestCluster } from './cluster.ts'
+export { findPgBin, startTestCluster, type TestCluster } from './cluster.ts'
 export { storedEvents, throwawaySchema } from './schema.ts'
 export { type Outage, startOutage } from './outage.ts'
