@@ -80,7 +80,6 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
 
   progress(`${options.minutes} min of turns (${options.modelMs} ms model, ~${options.intervalMs} ms apart)…`)
   const turns: Turn[] = []
-  const inFlight = new Set<Turn>()
   let phase: Phase = 'steady'
   let stopped = false
   const random = seeded(36)
@@ -89,20 +88,19 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
     await sleep(random() * options.intervalMs)
     while (!stopped) {
       const turn: Turn = { process: proc, session, index: ++index, phase, start: performance.now(), ms: 0 }
-      inFlight.add(turn)
       try {
         await proc.prompt(session, `turn ${index}`)
       } catch (error) {
         turn.error = (error as Error).message
       }
       turn.ms = performance.now() - turn.start
-      inFlight.delete(turn)
       turns.push(turn)
       await sleep(options.intervalMs * (0.5 + random()))
     }
   })())
 
   const before = await pgStats(cluster.url, schema)
+  const cpuBefore = { apps: await totalCpu(processes), bench: process.cpuUsage() }
   const rssSamples: { x: number; y: number }[] = []
   const steadyStart = performance.now()
   while (performance.now() - steadyStart < steadyMs) {
@@ -112,18 +110,27 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
   await sleep(1100) // the statistics collector flushes a backend's counters about once a second
   const after = await pgStats(cluster.url, schema)
   const rssEnd = await totalRss(processes)
+  const wall = (after.at - before.at) / 1000
+  const bench = process.cpuUsage(cpuBefore.bench)
+  const cpu = {
+    // CPU seconds per wall second: 1 is one core busy the whole phase
+    fleet_app_cpu_per_process: round((await totalCpu(processes) - cpuBefore.apps) / processes.length / wall, 2),
+    fleet_client_cpu: round((bench.user + bench.system) / 1e6 / wall, 2),
+  }
 
   let restart: Record<string, number | string | null> = { fleet_restart_note: 'skipped: the server was given by DSH_TEST_PG_URL' }
   if (cluster.restart) {
     progress('restarting PostgreSQL under the turns in flight…')
     phase = 'restart'
-    const cut = [...inFlight]
     const restartStart = performance.now()
     await cluster.restart()
-    const restartMs = performance.now() - restartStart
+    const restartEnd = performance.now()
+    const restartMs = restartEnd - restartStart
     await sleep(SETTLE_MS)
     stopped = true
     await Promise.all(loops)
+    // the turns in flight while the server went down and came back: begun before it was up again, ended after the restart began
+    const cut = turns.filter((turn) => turn.start < restartEnd && turn.start + turn.ms > restartStart)
     // every session once more, now that the server is back
     const served = await inBatches(live, 20, async ({ process: proc, session }) => proc.prompt(session, 'after the restart').then(() => true, () => false))
     const logs = new Map<string, LoggedEvent[]>()
@@ -131,8 +138,8 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
     const balance = countBalanced(logs)
     restart = {
       fleet_restart_ms: Math.round(restartMs),
-      fleet_restart_turns_in_flight: cut.length,
-      fleet_restart_in_flight_failed: cut.filter((turn) => turn.error !== undefined).length,
+      fleet_restart_cut_turns: cut.length,
+      fleet_restart_cut_turns_failed: cut.filter((turn) => turn.error !== undefined).length,
       fleet_restart_turns_failed: turns.filter((turn) => turn.phase === 'restart' && turn.error !== undefined).length,
       fleet_restart_logs_balanced: balance.balanced,
       fleet_restart_error_turns_logged: balance.errorTurns,
@@ -140,13 +147,13 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
       fleet_sessions: options.sessions,
       ...Object.keys(balance.problems).length ? { fleet_restart_unbalanced_example: Object.entries(balance.problems)[0]!.join(': ') } : {},
     }
-    return { ...steadyFigures(turns, logs, options, before, after, steadyMs, rss0, rssOpen, rssEnd, rssSamples), ...restart }
+    return { ...steadyFigures(turns, logs, options, before, after, steadyMs, rss0, rssOpen, rssEnd, rssSamples), ...cpu, ...restart }
   }
   stopped = true
   await Promise.all(loops)
   const logs = new Map<string, LoggedEvent[]>()
   for (const { session } of live) logs.set(session, await storedEvents(cluster.url, schema, session) as LoggedEvent[])
-  return { ...steadyFigures(turns, logs, options, before, after, steadyMs, rss0, rssOpen, rssEnd, rssSamples), ...restart }
+  return { ...steadyFigures(turns, logs, options, before, after, steadyMs, rss0, rssOpen, rssEnd, rssSamples), ...cpu, ...restart }
 }
 
 function steadyFigures(
@@ -190,6 +197,12 @@ function steadyFigures(
     fleet_pg_wal_records_per_s: perSecond('wal_records'),
     fleet_pg_cache_hit_share: round((after.blks_hit - before.blks_hit) / Math.max(1, after.blks_hit - before.blks_hit + after.blks_read - before.blks_read), 4),
   }
+}
+
+async function totalCpu(processes: FleetProcess[]): Promise<number> {
+  let sum = 0
+  for (const proc of processes) sum += await proc.cpuSeconds()
+  return sum
 }
 
 async function totalRss(processes: FleetProcess[]): Promise<number> {

@@ -44,6 +44,8 @@ export interface FleetProcess {
   stderr(): string
   /** Resident set size of the process now, in bytes (from /proc). */
   rss(): Promise<number>
+  /** CPU time the process has used so far (user + system), in seconds (from /proc). */
+  cpuSeconds(): Promise<number>
   newSession(): Promise<string>
   prompt(sessionId: string, text: string): Promise<unknown>
   close(sessionId: string): Promise<unknown>
@@ -76,6 +78,12 @@ export async function startProcess(name: string, file: string, url: string): Pro
     async rss() {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8')
       return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024
+    },
+    async cpuSeconds() {
+      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8')
+      // fields after the parenthesised command name; utime and stime are the 14th and 15th, in clock ticks (100 a second)
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return (Number(fields[11]) + Number(fields[12])) / 100
     },
     async newSession() {
       return (await connection.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] })).sessionId
