@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { storedEvents, startTestCluster, throwawaySchema, type TestCluster } from 'dsh-session-postgres/testing'
+import { startTestCluster, throwawaySchema, type TestCluster } from 'dsh-session-postgres/testing'
 import { type FleetProcess, startProcess, writeApp } from './fleet/app.ts'
 import { countBalanced, type LoggedEvent, modelTimes } from './fleet/logs.ts'
 import { fleetOptions, type FleetOptions } from './fleet/options.ts'
-import { pgStats, type PgStats } from './fleet/pg-stats.ts'
+import { pgStats, type PgStats, storedLogs } from './fleet/pg-stats.ts'
 import { quantile, slope } from './fleet/stats.ts'
 import { round, seeded } from './measure.ts'
 import { appendTurnRatio } from './session-postgres.ts'
@@ -22,7 +22,8 @@ type Phase = 'steady' | 'restart'
 interface Turn { process: FleetProcess; session: string; index: number; phase: Phase; start: number; ms: number; error?: string }
 interface Live { process: FleetProcess; session: string }
 
-const progress = (line: string) => process.stderr.write(`bench fleet: ${line}\n`)
+const began = performance.now()
+const progress = (line: string) => process.stderr.write(`bench fleet: ${((performance.now() - began) / 1000).toFixed(0)} s: ${line}\n`)
 
 /**
  * Two real dsh-acp-demo processes on one throwaway PostgreSQL cluster (fsync on), each driven by the ACP
@@ -44,10 +45,12 @@ export async function run(args: string[]): Promise<Record<string, number | strin
     const append = await appendTurnRatio(cluster.url)
     return { ...append, ...await fleet(cluster, dir, schema, options, processes) }
   } finally {
+    progress('stopping…')
     await Promise.all(processes.map((proc) => proc.stop()))
     await drop().catch(() => {})
     await cluster.stop()
     await rm(dir, { recursive: true, force: true })
+    progress('done')
   }
 }
 
@@ -116,6 +119,8 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
     // CPU seconds per wall second: 1 is one core busy the whole phase
     fleet_app_cpu_per_process: round((await totalCpu(processes) - cpuBefore.apps) / processes.length / wall, 2),
     fleet_client_cpu: round((bench.user + bench.system) / 1e6 / wall, 2),
+    // the machine's 1-minute load average at the end of the steady phase: the figures above move with it
+    fleet_load_avg: round(loadavg()[0]!, 1),
   }
 
   let restart: Record<string, number | string | null> = { fleet_restart_note: 'skipped: the server was given by DSH_TEST_PG_URL' }
@@ -129,12 +134,12 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
     await sleep(SETTLE_MS)
     stopped = true
     await Promise.all(loops)
+    progress('one more turn per session, then the logs…')
     // the turns in flight while the server went down and came back: begun before it was up again, ended after the restart began
     const cut = turns.filter((turn) => turn.start < restartEnd && turn.start + turn.ms > restartStart)
     // every session once more, now that the server is back
-    const served = await inBatches(live, 20, async ({ process: proc, session }) => proc.prompt(session, 'after the restart').then(() => true, () => false))
-    const logs = new Map<string, LoggedEvent[]>()
-    for (const { session } of live) logs.set(session, await storedEvents(cluster.url, schema, session) as LoggedEvent[])
+    const served = await inBatches(live, 50, async ({ process: proc, session }) => proc.prompt(session, 'after the restart').then(() => true, () => false))
+    const logs = liveLogs(live, await storedLogs(cluster.url, schema))
     const balance = countBalanced(logs)
     restart = {
       fleet_restart_ms: Math.round(restartMs),
@@ -151,8 +156,7 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
   }
   stopped = true
   await Promise.all(loops)
-  const logs = new Map<string, LoggedEvent[]>()
-  for (const { session } of live) logs.set(session, await storedEvents(cluster.url, schema, session) as LoggedEvent[])
+  const logs = liveLogs(live, await storedLogs(cluster.url, schema))
   return { ...steadyFigures(turns, logs, options, before, after, steadyMs, rss0, rssOpen, rssEnd, rssSamples), ...cpu, ...restart }
 }
 
@@ -190,6 +194,8 @@ function steadyFigures(
     fleet_rss_mb_start: round(rss0 / MB, 1),
     fleet_rss_mb_end: round(rssEnd / MB, 1),
     fleet_rss_growth_mb_per_min: round(slope(rssSamples), 2),
+    // RSS added over the steady phase per turn served: a session keeps its whole log in memory
+    fleet_rss_kb_per_turn: round((rssEnd - rssOpen) / Math.max(1, steady.length) / 1024, 2),
     fleet_appends_per_s: perSecond('events_inserted'),
     fleet_pg_commits_per_s: perSecond('xact_commit'),
     fleet_pg_rollbacks: after.xact_rollback - before.xact_rollback,
@@ -197,6 +203,11 @@ function steadyFigures(
     fleet_pg_wal_records_per_s: perSecond('wal_records'),
     fleet_pg_cache_hit_share: round((after.blks_hit - before.blks_hit) / Math.max(1, after.blks_hit - before.blks_hit + after.blks_read - before.blks_read), 4),
   }
+}
+
+/** The logs of the live sessions (the warm-up sessions left out); a session that stored nothing has an empty log. */
+function liveLogs(live: Live[], stored: Map<string, LoggedEvent[]>): Map<string, LoggedEvent[]> {
+  return new Map(live.map(({ session }) => [session, stored.get(session) ?? []]))
 }
 
 async function totalCpu(processes: FleetProcess[]): Promise<number> {

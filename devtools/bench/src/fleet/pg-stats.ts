@@ -1,3 +1,4 @@
+import type { LoggedEvent } from './logs.ts'
 import pg from 'pg'
 
 /** The database's own counters the fleet bench compares before and after its steady phase. */
@@ -36,6 +37,24 @@ export async function pgStats(url: string, schema: string): Promise<PgStats> {
       wal_records: Number(wal.wal_records),
       wal_bytes: Number(wal.wal_bytes),
     }
+  } finally {
+    await client.end()
+  }
+}
+
+/** Every stored event of the sessions of `schema`, per session in seq order, read in one query (no lock). */
+export async function storedLogs(url: string, schema: string): Promise<Map<string, LoggedEvent[]>> {
+  const client = new pg.Client({ connectionString: url, application_name: 'dsh-bench-fleet-logs' })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ session_id: string; body: LoggedEvent }>(`SELECT session_id, body FROM "${schema}".events ORDER BY session_id, seq`)
+    const logs = new Map<string, LoggedEvent[]>()
+    for (const { session_id: id, body } of rows) {
+      let log = logs.get(id)
+      if (!log) logs.set(id, log = [])
+      log.push(body)
+    }
+    return logs
   } finally {
     await client.end()
   }
