@@ -56,6 +56,10 @@ async function freePort(): Promise<number> {
  * `maxConnections` (default 200) is the server's `max_connections`: one per open session, plus each store's pool.
  */
 export async function startTestCluster(options: { fsync?: boolean; maxConnections?: number } = {}): Promise<TestCluster | undefined> {
+  const maxConnections = options.maxConnections ?? 200
+  if (!Number.isInteger(maxConnections) || maxConnections < 10 || maxConnections > 10_000) {
+    throw new Error(`startTestCluster: maxConnections must be a whole number from 10 to 10000, got ${maxConnections}`)
+  }
   const given = process.env.DSH_TEST_PG_URL
   if (given) return { url: given, owned: false, stop: async () => {} }
   const bin = findPgBin()
@@ -71,10 +75,6 @@ export async function startTestCluster(options: { fsync?: boolean; maxConnection
   if (asRoot) await run('chown', ['-R', 'postgres', dir])
   const data = join(dir, 'data')
   await as('initdb', ['-D', data, '-U', user, '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-locale', ...(options.fsync ? [] : ['--no-sync'])])
-  const maxConnections = options.maxConnections ?? 200
-  if (!Number.isInteger(maxConnections) || maxConnections < 10 || maxConnections > 10_000) {
-    throw new Error(`startTestCluster: maxConnections must be a whole number from 10 to 10000, got ${maxConnections}`)
-  }
   const port = await freePort()
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=${maxConnections}`
   // started before the server, so no moment is left in which this process could die and leave it running
