@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { startTestCluster, throwawaySchema, type TestCluster } from 'dsh-session-postgres/testing'
 import { type FleetProcess, startProcess, writeApp } from './fleet/app.ts'
-import { countBalanced, type LoggedEvent, modelTimes } from './fleet/logs.ts'
+import { countBalanced, type LoggedEvent, loggedTurnTimes, modelTimes } from './fleet/logs.ts'
 import { fleetOptions, type FleetOptions } from './fleet/options.ts'
 import { pgStats, type PgStats, storedLogs } from './fleet/pg-stats.ts'
 import { quantile, slope } from './fleet/stats.ts'
@@ -150,6 +150,8 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
       fleet_restart_error_turns_logged: balance.errorTurns,
       fleet_restart_sessions_serving: served.filter(Boolean).length,
       fleet_sessions: options.sessions,
+      // one failure's message as the client read it (the first of the restart phase), cut to 240 characters
+      fleet_restart_error_example: turns.find((turn) => turn.phase === 'restart' && turn.error !== undefined)?.error?.slice(0, 240) ?? null,
       ...Object.keys(balance.problems).length ? { fleet_restart_unbalanced_example: Object.entries(balance.problems)[0]!.join(': ') } : {},
     }
     return { ...steadyFigures(turns, logs, options, before, after, steadyMs, rss0, rssOpen, rssEnd, rssSamples), ...cpu, ...restart }
@@ -167,11 +169,12 @@ function steadyFigures(
   const steady = turns.filter((turn) => turn.phase === 'steady')
   const ok = steady.filter((turn) => turn.error === undefined)
   // each steady turn joined with the model's own time in its log (turn numbers follow the session's prompts)
-  const joined: { turn: number; model: number }[] = []
+  const joined: { turn: number; model: number; logged: number }[] = []
   const models = new Map([...logs].map(([id, events]) => [id, modelTimes(events)]))
+  const spans = new Map([...logs].map(([id, events]) => [id, loggedTurnTimes(events)]))
   for (const turn of ok) {
     const model = models.get(turn.session)?.get(turn.index)
-    if (model !== undefined && model > 0) joined.push({ turn: turn.ms, model })
+    if (model !== undefined && model > 0) joined.push({ turn: turn.ms, model, logged: spans.get(turn.session)?.get(turn.index) ?? Number.NaN })
   }
   const ratios = joined.map(({ turn, model }) => turn / model)
   const overheads = joined.map(({ turn, model }) => turn - model)
@@ -184,6 +187,8 @@ function steadyFigures(
     fleet_turn_ms_p99: round(quantile(joined.map((j) => j.turn), 0.99), 1),
     fleet_scripted_ms_p50: round(quantile(joined.map((j) => j.model), 0.5), 1),
     fleet_scripted_ms_p99: round(quantile(joined.map((j) => j.model), 0.99), 1),
+    fleet_logged_turn_ms_p50: round(quantile(joined.map((j) => j.logged), 0.5), 1),
+    fleet_logged_turn_ms_p99: round(quantile(joined.map((j) => j.logged), 0.99), 1),
     fleet_dsh_ms_p50: round(quantile(overheads, 0.5), 1),
     fleet_dsh_ms_p99: round(quantile(overheads, 0.99), 1),
     fleet_turns: steady.length,

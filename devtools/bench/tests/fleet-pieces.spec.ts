@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countBalanced, type LoggedEvent, modelTimes, unbalanced } from '../src/fleet/logs.ts'
+import { countBalanced, type LoggedEvent, loggedTurnTimes, modelTimes, unbalanced } from '../src/fleet/logs.ts'
 import { fleetOptions } from '../src/fleet/options.ts'
 import { quantile, slope } from '../src/fleet/stats.ts'
 
@@ -46,6 +46,7 @@ describe('the fleet bench counts what the restart left', () => {
       ...turn(2, 200, 40).slice(0, 3),
     ]
     expect([...modelTimes(twoSteps)]).toEqual([[1, 80]])
+    expect([...loggedTurnTimes(twoSteps)]).toEqual([[1, 102]])
   })
 
   it('quantiles by nearest rank, and the slope of RSS samples', () => {

@@ -69,3 +69,20 @@ export function modelTimes(events: readonly LoggedEvent[]): Map<number, number> 
   }
   return times
 }
+
+/**
+ * Each turn's span in the log, from its `turn/start` to its `turn/end` stamp, keyed by turn number: what the
+ * agent loop took between those appends, without the prompt's way in, the final commit and the answer's way out.
+ */
+export function loggedTurnTimes(events: readonly LoggedEvent[]): Map<number, number> {
+  const times = new Map<number, number>()
+  let start: number | undefined
+  for (const { type, time, data } of events) {
+    if (type === 'turn/start') start = Date.parse(time)
+    else if (type === 'turn/end' && start !== undefined) {
+      times.set(data.turn, Date.parse(time) - start)
+      start = undefined
+    }
+  }
+  return times
+}
