@@ -115,9 +115,13 @@ async function fleet(cluster: TestCluster, dir: string, schema: string, options:
   const rssEnd = await totalRss(processes)
   const wall = (after.at - before.at) / 1000
   const bench = process.cpuUsage(cpuBefore.bench)
+  const appCpu = await totalCpu(processes) - cpuBefore.apps
+  const steadyTurns = turns.filter((turn) => turn.phase === 'steady').length
   const cpu = {
     // CPU seconds per wall second: 1 is one core busy the whole phase
-    fleet_app_cpu_per_process: round((await totalCpu(processes) - cpuBefore.apps) / processes.length / wall, 2),
+    fleet_app_cpu_per_process: round(appCpu / processes.length / wall, 2),
+    // what the two processes spent per turn served (ACP, the loop, the session writes, the scripted model)
+    fleet_app_cpu_ms_per_turn: round(appCpu * 1000 / Math.max(1, steadyTurns), 2),
     fleet_client_cpu: round((bench.user + bench.system) / 1e6 / wall, 2),
     // the machine's 1-minute load average at the end of the steady phase: the figures above move with it
     fleet_load_avg: round(loadavg()[0]!, 1),
