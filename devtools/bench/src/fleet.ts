@@ -197,6 +197,7 @@ function steadyFigures(
     fleet_dsh_ms_p99: round(quantile(overheads, 0.99), 1),
     fleet_turns: steady.length,
     fleet_turns_failed: steady.length - ok.length,
+    ...steady.length > ok.length ? { fleet_turn_error_example: steady.find((turn) => turn.error !== undefined)!.error!.slice(0, 240) } : {},
     fleet_turns_per_s: round(steady.length / (steadyMs / 1000), 1),
     fleet_rss_per_session_mb: round((rssEnd - rss0) / options.sessions / MB, 3),
     fleet_rss_per_open_session_mb: round((rssOpen - rss0) / options.sessions / MB, 3),
