@@ -132,7 +132,7 @@ describe('the layers of docs/architecture.md', () => {
   })
 
   it('name a folder the drawing lists that the workspace does not have', () => {
-    const drawing = '## Layers\n\n```\n 1  llm   harness      the root\n                     │\n 0  core        helpers\n```\n'
-    expect(() => parseLayers(drawing, folders)).toThrow(`${DOC}'s layer drawing names "harness" (layer 1), which is no workspace folder`)
+    const drawing = '## Layers\n\n```\n 1  llm   gearbox      the root\n                     │\n 0  core        shared helpers\n```\n'
+    expect(() => parseLayers(drawing, folders)).toThrow(`${DOC}'s layer drawing names "gearbox" (layer 1), which is no workspace folder`)
   })
 })

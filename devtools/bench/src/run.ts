@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const modules = ['register', 'system-prompt', 'reference', 'session', 'jsonl', 'loop', 'compaction', 'boot', 'session-postgres']
+const modules = ['register', 'system-prompt', 'reference', 'session', 'jsonl', 'loop', 'compaction', 'boot', 'session-postgres', 'fleet']
 const args = process.argv.slice(2).filter((arg) => arg !== '--')
 const json = args.includes('--json')
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined

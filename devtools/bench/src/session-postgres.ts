@@ -11,6 +11,9 @@ import { round, sideBySide } from './measure.ts'
 const OPEN_EVENTS = 100_000
 const TURN_EVENTS = 13
 
+/** Upper bounds for the keys of this module. */
+export const targets = { pg_append_turn_over_jsonl: 2 }
+
 /**
  * PostgreSQL against JSONL, side by side in one run: appending one durable 13-event turn (append, then
  * wait for the commit), and opening a 100k-event session in a fresh store. The server is
@@ -31,13 +34,12 @@ export async function run(): Promise<Record<string, number | string | null>> {
 }
 
 async function measure(url: string): Promise<Record<string, number>> {
-  const root = await fs.mkdtemp(join(tmpdir(), 'dsh-bench-pg-'))
-  // a server given by DSH_TEST_PG_URL outlives the run: the schema is dropped afterwards, leaving it as it was
-  const { schema, drop } = throwawaySchema(url)
-  const stores: (() => Promise<void>)[] = []
-  const jsonl = async () => mount(new Context(), SessionStore, { persistenceRoot: root, persist: true, durability: 'turn' }, stores)
-  const postgres = async () => mount(new Context(), PgSessionStore, { url, schema }, stores)
-  try {
+  return { ...await appendTurnRatio(url), ...await openRatio(url) }
+}
+
+/** `pg_append_turn_over_jsonl` on the server at `url` (a throwaway schema); the fleet bench runs it too. */
+export async function appendTurnRatio(url: string): Promise<{ pg_append_turn_over_jsonl: number }> {
+  return withStores(url, async ({ jsonl, postgres }) => {
     const [a, b] = [await jsonl(), await postgres()]
     const sa = await a.create('append')
     const sb = await b.create('append')
@@ -47,8 +49,13 @@ async function measure(url: string): Promise<Record<string, number>> {
       jsonl: async () => { contractTurn(sa, ++turnA); await sa.flushed() },
       postgres: async () => { contractTurn(sb, ++turnB); await sb.flushed() },
     }, 60)
+    return { pg_append_turn_over_jsonl: round(append.postgres! / append.jsonl!) }
+  })
+}
 
-    for (const store of [a, b]) {
+async function openRatio(url: string): Promise<{ pg_open_100k_over_jsonl: number }> {
+  return withStores(url, async ({ jsonl, postgres, stores }) => {
+    for (const store of [await jsonl(), await postgres()]) {
       const big = await store.create('big')
       for (let turn = 1; turn <= OPEN_EVENTS / TURN_EVENTS; turn++) contractTurn(big, turn)
       await store.flush()
@@ -58,10 +65,27 @@ async function measure(url: string): Promise<Record<string, number>> {
       jsonl: async () => { const store = await jsonl(); await store.open('big'); await stores.pop()!() },
       postgres: async () => { const store = await postgres(); await store.open('big'); await stores.pop()!() },
     }, 3, 1)
-    return {
-      pg_append_turn_over_jsonl: round(append.postgres! / append.jsonl!),
-      pg_open_100k_over_jsonl: round(open.postgres! / open.jsonl!),
-    }
+    return { pg_open_100k_over_jsonl: round(open.postgres! / open.jsonl!) }
+  })
+}
+
+interface Stores {
+  jsonl(): Promise<SessionStoreApi>
+  postgres(): Promise<SessionStoreApi>
+  /** Disposers of the stores mounted so far, in mount order. */
+  stores: (() => Promise<void>)[]
+}
+
+/** Runs `body` with mounters of a JSONL store (a temp folder) and a PostgreSQL one (a throwaway schema), then removes both. */
+async function withStores<T>(url: string, body: (stores: Stores) => Promise<T>): Promise<T> {
+  const root = await fs.mkdtemp(join(tmpdir(), 'dsh-bench-pg-'))
+  // a server given by DSH_TEST_PG_URL outlives the run: the schema is dropped afterwards, leaving it as it was
+  const { schema, drop } = throwawaySchema(url)
+  const stores: (() => Promise<void>)[] = []
+  const jsonl = async () => mount(new Context(), SessionStore, { persistenceRoot: root, persist: true, durability: 'turn' }, stores)
+  const postgres = async () => mount(new Context(), PgSessionStore, { url, schema }, stores)
+  try {
+    return await body({ jsonl, postgres, stores })
   } finally {
     for (const dispose of stores.reverse()) await dispose()
     await fs.rm(root, { recursive: true, force: true })

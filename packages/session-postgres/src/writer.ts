@@ -88,13 +88,21 @@ export class SessionWriter extends WriteQueue {
     }
   }
 
+  // Events appended in the same turn of the event loop (the agent loop logs a turn's start, its user message
+  // and its first step back to back) wait for it to end and go out in one INSERT: one round trip, one commit.
+  protected override gather(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve))
+  }
+
   protected async writeBatch(batch: string[]): Promise<void> {
     const s = ident(this.place.schema)
     const events = `INSERT INTO ${s}.events (session_id, seq, body) SELECT $1, s, b::json FROM unnest($2::integer[], $3::text[]) AS t (s, b)`
     const seqs = batch.map((_, i) => this.nextSeq + i)
     // one statement, so the session's row and its first events commit together or not at all
     const sql = this.newSession ? `WITH row AS (INSERT INTO ${s}.sessions (id) VALUES ($1)) ${events}` : events
-    await this.client.query(sql, [this.sessionId, seqs, batch])
+    // named, so the connection parses and plans each of the two statements once, not on every batch
+    const name = `dsh-append${this.newSession ? '-first' : ''}`
+    await this.client.query({ name, text: sql, values: [this.sessionId, seqs, batch] })
     this.newSession = false
     this.nextSeq += batch.length
   }

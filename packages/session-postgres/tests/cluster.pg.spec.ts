@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { startTestCluster } from '../src/testing/index.ts'
 
 // the built helper, as a benchmark or another package's tests import it
 const HELPER = fileURLToPath(new URL('../dist/testing/index.js', import.meta.url))
@@ -45,5 +46,27 @@ describe('the throwaway test cluster', () => {
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
     expect(await answers(url)).toBe(false)
+  })
+
+  it('takes max_connections, refuses a bad one in one line, and restarts keeping its data while ending open connections', { timeout: 120_000 }, async () => {
+    await expect(startTestCluster({ maxConnections: 5 })).rejects.toThrow('startTestCluster: maxConnections must be a whole number from 10 to 10000, got 5')
+    if (process.env.DSH_TEST_PG_URL) return // a given server is neither configured nor restarted here
+    const cluster = (await startTestCluster({ maxConnections: 37 }))!
+    try {
+      const held = new pg.Client({ connectionString: cluster.url })
+      held.on('error', () => {})
+      await held.connect()
+      expect((await held.query('SHOW max_connections')).rows[0].max_connections).toBe('37')
+      await held.query('CREATE TABLE kept (n integer); INSERT INTO kept VALUES (1)')
+      await cluster.restart!()
+      await expect(held.query('SELECT 1')).rejects.toThrow()
+      const fresh = new pg.Client({ connectionString: cluster.url })
+      await fresh.connect()
+      expect((await fresh.query('SELECT n FROM kept')).rows).toEqual([{ n: 1 }])
+      expect((await fresh.query('SHOW max_connections')).rows[0].max_connections).toBe('37')
+      await fresh.end()
+    } finally {
+      await cluster.stop()
+    }
   })
 })

@@ -47,8 +47,19 @@ export abstract class WriteQueue implements EventSink {
   /** Records `error` as the queue's failure (once) and reports it. */
   protected abstract fail(error: unknown): void
 
+  /**
+   * Awaited (when it returns a promise) before an idle queue takes its first batch: a store whose every batch
+   * costs a round trip and a commit waits here so the lines appended right after the first one (a turn's
+   * events logged back to back) go out in that one batch. By default the first line goes out at once.
+   */
+  protected gather(): Promise<void> | undefined {
+    return undefined
+  }
+
   private async drain(): Promise<void> {
     try {
+      const gathering = this.gather()
+      if (gathering) await gathering
       while (this.queue.length && !this.failure) {
         const batch = this.queue.splice(0)
         await this.writeBatch(batch)

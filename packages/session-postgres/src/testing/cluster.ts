@@ -15,6 +15,11 @@ export interface TestCluster {
   url: string
   /** True when this process started it (and `stop()` removes it). */
   owned: boolean
+  /**
+   * Restarts the server (`pg_ctl restart`, fast mode: open connections are ended, the data stays) and
+   * resolves once it accepts connections again. Undefined for a server given by `DSH_TEST_PG_URL`.
+   */
+  restart?(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -48,8 +53,13 @@ async function freePort(): Promise<number> {
  * server and removes its folder when this process ends without `stop()` (a crash, a SIGKILL, a runner that
  * exits before its teardown finished). `fsync` defaults to off
  * (tests kill clients, never the server); benchmarks turn it on to compare durable with durable.
+ * `maxConnections` (default 200) is the server's `max_connections`: one per open session, plus each store's pool.
  */
-export async function startTestCluster(options: { fsync?: boolean } = {}): Promise<TestCluster | undefined> {
+export async function startTestCluster(options: { fsync?: boolean; maxConnections?: number } = {}): Promise<TestCluster | undefined> {
+  const maxConnections = options.maxConnections ?? 200
+  if (!Number.isInteger(maxConnections) || maxConnections < 10 || maxConnections > 10_000) {
+    throw new Error(`startTestCluster: maxConnections must be a whole number from 10 to 10000, got ${maxConnections}`)
+  }
   const given = process.env.DSH_TEST_PG_URL
   if (given) return { url: given, owned: false, stop: async () => {} }
   const bin = findPgBin()
@@ -66,7 +76,7 @@ export async function startTestCluster(options: { fsync?: boolean } = {}): Promi
   const data = join(dir, 'data')
   await as('initdb', ['-D', data, '-U', user, '--auth=scram-sha-256', `--pwfile=${join(dir, 'pw')}`, '-E', 'UTF8', '--no-locale', ...(options.fsync ? [] : ['--no-sync'])])
   const port = await freePort()
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=200`
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=${maxConnections}`
   // started before the server, so no moment is left in which this process could die and leave it running
   const dismiss = watchCluster(join(data, 'postmaster.pid'), dir)
   try {
@@ -79,6 +89,9 @@ export async function startTestCluster(options: { fsync?: boolean } = {}): Promi
   return {
     url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`,
     owned: true,
+    async restart() {
+      await as('pg_ctl', ['-D', data, '-m', 'fast', '-l', join(dir, 'log'), '-w', '-t', '60', 'restart'])
+    },
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
       await fs.rm(dir, { recursive: true, force: true })
