@@ -4,7 +4,7 @@ import type { AgentConnection, Implementation, InitializeResponse, McpServer, Se
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { coldCacheNotice, noticeLocale, type Harness } from 'dsh-harness'
-import type { NoticeLocale, ToolKind } from './harness-types.ts'
+import type { NoticeLocale, ToolKind } from 'dsh-harness'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'

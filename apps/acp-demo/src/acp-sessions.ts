@@ -1,5 +1,5 @@
 import { HarnessError, type Harness } from 'dsh-harness'
-import type { Agent } from './harness-types.ts'
+import type { Agent } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 import type { SessionMcpServers } from './session-mcp.ts'
 import { CREATED_EVENT } from './session-list.ts'

@@ -1,6 +1,6 @@
 import type { AvailableCommand, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
 import { AgentLoopError } from 'dsh-harness'
-import type { Agent } from './harness-types.ts'
+import type { Agent } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 
 /** The slash commands an editor learns about through `available_commands_update` after `session/new`. */

@@ -1,5 +1,5 @@
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SendRequestOptions } from '@agentclientprotocol/sdk'
-import type { PermissionAnswer, PermissionAsker, PermissionReply, PermissionRequest, ToolKind } from './harness-types.ts'
+import type { PermissionAnswer, PermissionAsker, PermissionReply, PermissionRequest, ToolKind } from 'dsh-harness'
 
 /** The ACP option offered for each answer; `optionId` is the answer itself. */
 export const PERMISSION_OPTIONS: Readonly<Record<PermissionAnswer, PermissionOption>> = Object.freeze({

@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
-import type { SessionEvent } from './harness-types.ts'
+import type { SessionEvent } from 'dsh-harness'
 import { toSessionUpdate, type KindOf } from './updates.ts'
 
 /**

@@ -3,7 +3,7 @@ import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@ag
 import { compareCodeUnits, oneLine } from 'dsh-core'
 import Schema from 'schemastery'
 import { defineEvents, record, type EventMapOf } from 'dsh-harness'
-import type { SessionSummary } from './harness-types.ts'
+import type { SessionSummary } from 'dsh-harness'
 import { AcpDemoError } from './errors.ts'
 
 const ACP_EVENTS = defineEvents({

@@ -1,6 +1,6 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
 import { toolChangeNotice } from 'dsh-harness'
-import type { AgentUpdate, NoticeLocale, ToolKind, TurnEndReason } from './harness-types.ts'
+import type { AgentUpdate, NoticeLocale, ToolKind, TurnEndReason } from 'dsh-harness'
 
 /** The ACP kind of a tool by its name, as the tool runtime knows it (`other` when nothing is known). */
 export type KindOf = (name: string) => ToolKind

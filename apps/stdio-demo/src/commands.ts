@@ -1,6 +1,6 @@
 import { messageOf, oneLine, type ToolSchema } from 'dsh-core'
 import { noticeLocale, toolChangeNotice } from 'dsh-harness'
-import type { Agent, AgentUpdate, NoticeLocale } from './harness-types.ts'
+import type { Agent, AgentUpdate, NoticeLocale } from 'dsh-harness'
 import type { StdioDemo } from './service.ts'
 
 /** What a command line leads to: text to print, the line that says why it failed, or the end of the session. */

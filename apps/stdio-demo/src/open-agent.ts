@@ -1,7 +1,7 @@
 import { messageOf, oneLine } from 'dsh-core'
 import { AppBootError, displayPath, entryRunning, type BootedApp } from 'dsh-app-boot'
 import { HarnessError } from 'dsh-harness'
-import type { Agent } from './harness-types.ts'
+import type { Agent } from 'dsh-harness'
 import StdioDemoPlugin from './plugin.ts'
 import type { StdioDemo } from './service.ts'
 import type { SessionChoice } from './usage.ts'

@@ -1,5 +1,5 @@
 import type { Interface } from 'node:readline'
-import type { PermissionAnswer, PermissionAsker, PermissionRequest } from './harness-types.ts'
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from 'dsh-harness'
 
 /** The key a person types for each answer, and how the choice reads. */
 const KEYS: Record<PermissionAnswer, { key: string; label: string }> = {

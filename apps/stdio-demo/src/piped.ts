@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import type { Agent } from './harness-types.ts'
+import type { Agent } from 'dsh-harness'
 import { oneLine, type Usage } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'

@@ -1,5 +1,5 @@
 import { oneLine } from 'dsh-core'
-import type { SessionEvent } from './harness-types.ts'
+import type { SessionEvent } from 'dsh-harness'
 
 /** How much of a resumed conversation to print: a number of terminal rows, or all of it. */
 export type HistoryLimit = number | 'all'

@@ -1,5 +1,5 @@
 import { oneLine } from 'dsh-core'
-import type { SessionSummary } from './harness-types.ts'
+import type { SessionSummary } from 'dsh-harness'
 
 /** The `--sessions` text: one line per session (id, last time, turns, first prompt), or a line saying there are none. */
 export function formatSessions(summaries: readonly SessionSummary[], where: string): string {

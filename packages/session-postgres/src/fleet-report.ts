@@ -1,9 +1,8 @@
-import pg from 'pg'
 import { pgFailure } from './describe-error.ts'
+import { connectReader } from './read.ts'
 import { SessionPostgresError } from './errors.ts'
 import { LIVE } from './holders.ts'
-import { checkSchemaName, ident } from './schema.ts'
-import { resolveTarget } from './target.ts'
+import { ident } from './schema.ts'
 
 /** A process of the fleet holding sessions now. */
 export interface FleetHolderReport {
@@ -57,16 +56,8 @@ export interface FleetReport {
  * of their prompt tokens over the last hour.
  */
 export async function readFleetReport(options: { url?: string; urlEnv?: string; schema?: string; worst?: number }): Promise<FleetReport> {
-  const target = resolveTarget(options)
-  const schema = checkSchemaName(options.schema ?? 'dsh')
+  const { client, target, schema } = await connectReader(options, 'dsh-fleet-report')
   const s = ident(schema)
-  const client = new pg.Client({ connectionString: target.url, application_name: 'dsh-fleet-report' })
-  client.on('error', () => {})
-  try {
-    await client.connect()
-  } catch (error) {
-    throw pgFailure(error, target, 'connecting', 'CONNECT')
-  }
   try {
     const tables = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [`${s}.holders`])
     if (!tables.rows[0]?.found) throw new SessionPostgresError('SCHEMA', `schema "${schema}" at ${target.safe} holds no DSH fleet (no ${schema}.holders table; a store of version 2 creates it)`)

@@ -4,7 +4,7 @@ import { eventRows } from './cursor.ts'
 import { pgFailure } from './describe-error.ts'
 import { SessionPostgresError } from './errors.ts'
 import { checkSchemaName, ident } from './schema.ts'
-import { resolveTarget } from './target.ts'
+import { resolveTarget, type PgTarget } from './target.ts'
 
 export interface ReadOptions {
   url?: string
@@ -14,20 +14,29 @@ export interface ReadOptions {
 }
 
 /**
- * Streams a stored session's raw events in seq order, read-only and without its writer lock (a session
- * being written can be read). For tools such as `dsh-prompt diff`; stores use `sessions.open(id)`.
- * Fails with NOT_FOUND when there is no such session; errors never contain the password.
+ * One read-only tool connection (no session lock): the target and schema checked, the connection open, a
+ * refused one reported without the password. The caller ends the client.
  */
-export async function* readSessionEvents(options: ReadOptions, id: string): AsyncGenerator<{ seq: number; body: unknown }> {
+export async function connectReader(options: ReadOptions, applicationName: string): Promise<{ client: pg.Client; target: PgTarget; schema: string }> {
   const target = resolveTarget(options)
   const schema = checkSchemaName(options.schema ?? 'dsh')
-  const client = new pg.Client({ connectionString: target.url, application_name: 'dsh-session-reader' })
+  const client = new pg.Client({ connectionString: target.url, application_name: applicationName })
   client.on('error', () => {})
   try {
     await client.connect()
   } catch (error) {
     throw pgFailure(error, target, 'connecting', 'CONNECT')
   }
+  return { client, target, schema }
+}
+
+/**
+ * Streams a stored session's raw events in seq order, read-only and without its writer lock (a session
+ * being written can be read). For tools such as `dsh-prompt diff`; stores use `sessions.open(id)`.
+ * Fails with NOT_FOUND when there is no such session; errors never contain the password.
+ */
+export async function* readSessionEvents(options: ReadOptions, id: string): AsyncGenerator<{ seq: number; body: unknown }> {
+  const { client, target, schema } = await connectReader(options, 'dsh-session-reader')
   try {
     const tables = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [`${ident(schema)}.sessions`])
     if (!tables.rows[0]?.found) throw new SessionError('NOT_FOUND', `schema "${schema}" at ${target.safe} holds no DSH sessions`)

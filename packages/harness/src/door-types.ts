@@ -1,6 +1,7 @@
-// The types the door uses, read off the harness's own signatures: the harness exports its service and its
-// calls, not every lower package's types, and the door never names a package under the harness.
-import type { Harness, noticeLocale } from 'dsh-harness'
+// The types the front doors use, read off the harness's own signatures (one home for both doors): a door names
+// them from dsh-harness and never a package under the harness.
+import type { Harness } from './service.ts'
+import type { noticeLocale } from 'dsh-agent-loop'
 
 /** An agent, as `harness.openAgent()` returns it. */
 export type Agent = Awaited<ReturnType<Harness['openAgent']>>
