@@ -17,6 +17,7 @@ import {
   type HttpTransportConfig,
 } from './config.ts'
 import { HttpAdapterError } from './error.ts'
+import { keepaliveSchema, resolveKeepalive, type KeepaliveEntry } from './keepalive-config.ts'
 
 /**
  * A model as configured: its id alone, or with its provider profile, how its route takes tool changes, its
@@ -24,6 +25,7 @@ import { HttpAdapterError } from './error.ts'
  */
 export type HttpModelEntry = string | {
   id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+  keepalive?: KeepaliveEntry
 }
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
@@ -97,6 +99,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
         cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h, 30m on breakpoint models).'),
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
+        keepalive: keepaliveSchema,
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -150,7 +153,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, keepalive, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -177,6 +180,8 @@ function resolveModels(
     } catch (error) {
       throw invalid(`model ${quote(id)} has ${(error as Error).message}`)
     }
+    const kept = resolveKeepalive(keepalive, id, cache, invalid)
+    if (kept) cache = { ...cache, keepalive: kept }
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
