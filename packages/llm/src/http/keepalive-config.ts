@@ -11,8 +11,8 @@ export const DEFAULT_KEEPALIVE_MAX_SPEND = 1
 export const DEFAULT_KEEPALIVE_IDLE_LIMIT_MS = 30 * 60_000
 
 /** The schema of a model entry's `keepalive` key; the values are checked by `resolveKeepalive`. */
-// const(undefined) first: an omitted keepalive stays absent (off) instead of an object of defaults (on)
-export const keepaliveSchema: Schema<KeepaliveEntry | undefined> = Schema.union([Schema.const(undefined), Schema.object({
+// inside a union, an omitted keepalive stays absent (off) instead of becoming an object of defaults (on)
+export const keepaliveSchema: Schema<KeepaliveEntry | undefined> = Schema.union([Schema.object({
   maxSpend: Schema.number().description(`Most one session spends on keepalive pings, in USD (> 0); default ${DEFAULT_KEEPALIVE_MAX_SPEND}.`),
   idleLimitMs: Schema.number().description('No ping once the session has been idle this long, in milliseconds; default 1800000 (30 min).'),
   compactWhenWarm: Schema.boolean().description('Near the compaction threshold, compact before the cache expires instead of pinging; default true.'),
