@@ -7,6 +7,7 @@ import type {} from 'dsh-session'
 import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
+import { AGENT_TOOL, agentToolDefinition } from './agent-tool.ts'
 import { AgentLoopError } from './errors.ts'
 import { startKeepalive, type Keepalive } from './keepalive/start.ts'
 import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
@@ -31,6 +32,8 @@ export interface CreateAgentOptions {
   sessionId?: string
   /** Model id; defaults to the loop's configured model. */
   model?: string
+  /** The prompt scope the agent assembles in and the agent id its tools run as; its own id by default (a fork child: its parent's). */
+  scope?: string
 }
 
 /** Agents, turns and steps: assemble → log the request header → call the model → run tools → repeat. */
@@ -48,6 +51,7 @@ export class AgentLoop extends Service {
     // const(undefined) first: an omitted policy stays absent (every call runs) instead of defaulting to ask
     permissions: Schema.union([Schema.const(undefined), PermissionsSchema])
       .description('Which tool calls run, which are asked (default: ask), which are refused; omitted, every call runs.'),
+    maxChildren: Schema.natural().min(1).default(4).description('Child agents (forks, the agent tool) one agent may run at once.'),
   })
 
   private readonly agents = new Map<string, Agent>()
@@ -60,6 +64,7 @@ export class AgentLoop extends Service {
   private readonly permissions: PermissionPolicy | undefined
   /** The keepalive of this loop's agents (model entries turn it on; `useClock()` for benches and tests). */
   readonly keepalive: Keepalive
+  private offered = false
 
   constructor(ctx: Context, public readonly config: AgentLoopConfig) {
     // checked before anything is registered: a bad pattern fails the plugin's start with one line
@@ -78,6 +83,24 @@ export class AgentLoop extends Service {
       for (const agent of agents) agent.close()
       await Promise.all(agents.map((agent) => agent.idle()))
     }, 'agentLoop: end running turns')
+  }
+
+  /**
+   * Offers the `agent` tool to every agent (agent-tool.ts): a call runs a child agent of the caller (`agent.fork()`)
+   * and its final text is the result. The harness calls it unless its app file says `agentTool: false`. Returns the disposer.
+   */
+  offerAgentTool(): () => Promise<void> {
+    const unregister = this.home.tools.register(agentToolDefinition)
+    this.offered = true
+    return async () => {
+      this.offered = false
+      await unregister()
+    }
+  }
+
+  /** True when `name` is the offered `agent` tool (the loop runs its calls itself). */
+  agentTool(name: string): boolean {
+    return this.offered && name === AGENT_TOOL
   }
 
   get cwd(): string {
@@ -100,7 +123,7 @@ export class AgentLoop extends Service {
       try {
         // The defaults are the schema's: Cordis applied it to the config before the loop was built.
         agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, {
-          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions,
+          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions, scope: options.scope ?? id,
         })
       } catch (error) {
         await fiber.dispose()

@@ -2,20 +2,17 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
-import { rawService } from 'dsh-core'
 import AgentSpine from 'dsh-harness'
 import { ManualClock, startEmulator } from 'dsh-llm-testing/emulator'
 import { afterEach, describe, expect, it } from 'vitest'
 import AnthropicProvider from '../src/index.ts'
 import { fakeKey } from './setup.ts'
 
-// a model on the anthropic profile: 5-minute lifetime refreshed on a hit, 1,024-token minimum
-const MODEL = 'claude-sonnet-4-5'
+// a model on the anthropic profile with a listed price: 5-minute lifetime refreshed on a hit, 1,024-token minimum
+const MODEL = 'claude-opus-5'
 const MINUTE = 60_000
 // long enough that the prefix passes the 1,024-token minimum
 const PERSONA = 'You review pull requests for the payments service and explain each finding with the line it is on. '.repeat(60)
-// USD per million tokens (Claude Sonnet 4.5's list prices)
-const RATES = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, cacheWrite1h: 6 }
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -32,8 +29,6 @@ async function start(keepalive?: Record<string, unknown>, entry: Record<string, 
   await ctx.plugin(AnthropicProvider, {
     baseURL: `${emulator.origin}/anthropic`, apiKeyEnv: key.name, provider: 'anthropic', models: [{ id: MODEL, ...entry, ...keepalive && { keepalive } }],
   } as any)
-  const llm = rawService(ctx.llm) as unknown as { price?: (model: string) => unknown }
-  if (!llm.price) llm.price = () => RATES
   ctx.agentLoop.keepalive.useClock(clock)
   const agent = await ctx.agentLoop.createAgent({ id: 'keep' })
   closers.push(async () => {
@@ -64,7 +59,10 @@ describe('the keepalive, through the loop, the Anthropic adapter and the emulato
     const logged = pings(agent)
     expect(logged).toHaveLength(1)
     expect(logged[0]).toMatchObject({ turn: 1, step: 1, idleMs: 4.5 * MINUTE, ttlMs: 5 * MINUTE, usage: { cacheReadTokens: first!.writtenTokens, cacheWriteTokens: 0 } })
-    expect(logged[0].cost).toBeGreaterThan(0)
+    // priced by dsh-llm's cost record: the prefix read at $0.50, the token after the last breakpoint at $5 and
+    // the answer at $25 per million
+    const tail = first!.promptTokens - first!.writtenTokens
+    expect(logged[0].cost).toBeCloseTo((first!.writtenTokens * 0.5 + tail * 5 + logged[0].usage.outputTokens * 25) / 1e6, 12)
     expect(logged[0].saving).toBeGreaterThan(logged[0].cost)
     // the wire: the same body but max_tokens 1
     const bodies = emulator.received.map(({ body }) => JSON.parse(body))

@@ -8,18 +8,16 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from 'cordis'
-import { rawService } from 'dsh-core'
 import AgentSpine from 'dsh-harness'
 import AnthropicProvider from 'dsh-llm-anthropic'
 import { ManualClock, startEmulator, type LedgerEntry } from 'dsh-llm-testing/emulator'
 
-const MODEL = 'claude-sonnet-4-5'
+/** A model dsh-llm lists a price for (Claude Opus 5: $5 input, $6.25 write, $0.50 read, $25 output per million). */
+const MODEL = 'claude-opus-5'
 const KEY_ENV = 'DSH_BENCH_KEEPALIVE_API_KEY'
 const MINUTE = 60_000
 const PERSONA = 'You maintain the billing service: read the code before changing it, keep each change small, and say what you changed and why. '.repeat(60)
-/** USD per million tokens, used when the model has no price in dsh-llm (Claude Sonnet 4.5's list prices). */
-const LIST_RATES = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }
-type Rates = typeof LIST_RATES
+type Rates = { input: number; output: number; cacheRead: number; cacheWrite: number }
 
 /** Idle gaps (minutes) just under and just over the 5-minute lifetime, between the turns of one session. */
 export const NEAR_TTL_GAPS = [4, 6, 4.5, 7, 3, 5.5, 8, 4.8, 6.5, 9, 2, 5.2]
@@ -46,9 +44,8 @@ async function runSession(gaps: readonly number[], entry: Record<string, unknown
   try {
     fibers.push(await ctx.plugin(AgentSpine, { scripted: false, model: MODEL, persona: PERSONA, persistenceRoot: root } as never))
     fibers.push(await ctx.plugin(AnthropicProvider, { baseURL: `${emulator.origin}/anthropic`, apiKeyEnv: KEY_ENV, provider: 'anthropic', models: [{ id: MODEL, ...entry }] } as never))
-    const llm = rawService(ctx.llm) as unknown as { price?: (model: string) => Rates | undefined }
-    if (!llm.price) llm.price = () => LIST_RATES
-    const rates = llm.price(MODEL) ?? LIST_RATES
+    const rates = ctx.llm.price(MODEL)
+    if (!rates) throw new Error(`bench:cache keepalive: dsh-llm lists no price for ${MODEL}`)
     ctx.agentLoop.keepalive.useClock(clock)
     const agent = await ctx.agentLoop.createAgent({ id: 'keepalive-bench' })
     const problems: string[] = []

@@ -87,9 +87,3 @@ export function decidePing(question: PingQuestion): PingAnswer {
   return { ping: true, cost, saving }
 }
 
-/** What a request with `usage` was billed, in USD, at `rates` (reads, writes at the lifetime's rate, the rest, the output). */
-export function billed(usage: Usage, rates: Rates, ttlName: string): number {
-  const write = ttlName === '1h' ? rates.cacheWrite1h ?? rates.cacheWrite : rates.cacheWrite
-  const plain = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens)
-  return (usage.cacheReadTokens * rates.cacheRead + usage.cacheWriteTokens * write + plain * rates.input + usage.outputTokens * rates.output) / 1e6
-}

@@ -7,7 +7,7 @@ import { nextRequest } from '../reconstruct.ts'
 import type { AgentUpdate } from '../types.ts'
 import { realClock, type KeepaliveClock } from './clock.ts'
 import type { KeepalivePing } from './events.ts'
-import { billed, decidePing, pingDue, warmAfter, type Rates, type WarmPrefix } from './rule.ts'
+import { decidePing, pingDue, warmAfter, type Rates, type WarmPrefix } from './rule.ts'
 
 declare module 'cordis' {
   interface Events {
@@ -144,8 +144,8 @@ export class Keepalive {
       waiting.controller = undefined
     }
     if (!this.current(waiting) || session !== agent.session) return
-    const rates = this.rates(request.model)
-    const cost = usage && rates ? billed(usage, rates, policy.ttl.name) : answer.cost
+    // the cost record is dsh-llm's (`llm.cost`), as for every other request
+    const cost = (usage && this.llm.cost(request.model, usage)?.billed) ?? answer.cost
     this.spent.set(session.id, this.spentBy(agent) + cost)
     this.log(agent, { ...base, ...usage && { usage: plainUsage(usage) }, cost, saving: answer.saving })
     // a ping that read nothing found the prefix gone (evicted): pinging again would pay writes
@@ -198,8 +198,7 @@ export class Keepalive {
   }
 
   private rates(model: string): Rates | undefined {
-    const price = (this.llm as { price?: (model: string) => Rates | undefined }).price
-    return price?.call(this.llm, model)
+    return this.llm.price(model)
   }
 }
 
