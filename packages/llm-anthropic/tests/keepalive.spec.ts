@@ -64,6 +64,11 @@ describe('the keepalive, through the loop, the Anthropic adapter and the emulato
     const tail = first!.promptTokens - first!.writtenTokens
     expect(logged[0].cost).toBeCloseTo((first!.writtenTokens * 0.5 + tail * 5 + logged[0].usage.outputTokens * 25) / 1e6, 12)
     expect(logged[0].saving).toBeGreaterThan(logged[0].cost)
+    // the second request came after the lifetime would have ended: what the ping saved is logged
+    const saved = agent.session.events().filter((event) => event.type === 'keepalive/saved').map((event) => event.data)
+    expect(saved).toEqual([{ turn: 2, step: 1, pings: 1, waitMs: 6 * MINUTE, ttlMs: 5 * MINUTE, readTokens: first!.writtenTokens, saving: expect.any(Number) }])
+    // $6.25 a write over $0.50 a read, per million tokens
+    expect(saved[0].saving).toBeCloseTo(first!.writtenTokens * 5.75 / 1e6, 12)
     // the wire: the same body but max_tokens 1
     const bodies = emulator.received.map(({ body }) => JSON.parse(body))
     expect(bodies[1].max_tokens).toBe(1)
@@ -107,6 +112,7 @@ describe('the keepalive, through the loop, the Anthropic adapter and the emulato
     expect(pings(agent)).toEqual([])
     await clock.advance(MINUTE)
     expect(pings(agent).map((ping) => [ping.turn, ping.idleMs])).toEqual([[2, 4.5 * MINUTE]])
+    expect(agent.session.events().some((event) => event.type === 'keepalive/saved')).toBe(false)
     expect(emulator.ledger).toHaveLength(3)
   }, 30_000)
 

@@ -24,6 +24,20 @@ export const KEEPALIVE_EVENTS = defineEvents({
     compacted: optional(Schema.const(true).description('true or absent')),
     error: optional(Schema.string()),
   }, { open: true }),
+  /**
+   * `keepalive/saved`: the session's next request came after the lifetime would have ended without the wait's
+   * `pings`, and read the kept prefix (`readTokens`). `waitMs` is the wait; `saving` (USD, when priced) what
+   * writing that prefix again would have cost over reading it. The pings' own cost is on their events.
+   */
+  'keepalive/saved': record({
+    turn: count,
+    step: count,
+    pings: count,
+    waitMs: count,
+    ttlMs: count,
+    readTokens: count,
+    saving: optional(usd),
+  }, { open: true }),
 })
 
 declare module 'dsh-session' {
@@ -32,3 +46,5 @@ declare module 'dsh-session' {
 
 /** The data of one `keepalive/ping` event. */
 export type KeepalivePing = EventMapOf<typeof KEEPALIVE_EVENTS>['keepalive/ping']
+/** The data of one `keepalive/saved` event. */
+export type KeepaliveSaved = EventMapOf<typeof KEEPALIVE_EVENTS>['keepalive/saved']

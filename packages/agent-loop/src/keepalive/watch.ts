@@ -6,8 +6,8 @@ import { estimateFill } from '../fill.ts'
 import { nextRequest } from '../reconstruct.ts'
 import type { AgentUpdate } from '../types.ts'
 import { realClock, type KeepaliveClock } from './clock.ts'
-import type { KeepalivePing } from './events.ts'
-import { decidePing, pingDue, warmAfter, type Rates, type WarmPrefix } from './rule.ts'
+import type { KeepalivePing, KeepaliveSaved } from './events.ts'
+import { decidePing, pingDue, rewriteSaving, warmAfter, type Rates, type WarmPrefix } from './rule.ts'
 
 declare module 'cordis' {
   interface Events {
@@ -83,10 +83,12 @@ export class Keepalive {
   }
 
   private arm(agent: Agent, turn: number, step: number, usage: Usage): void {
+    const previous = this.waiting.get(agent.id)
     this.disarm(agent.id)
     const request = agent.lastRequest
     if (!request || !this.policy(request.model)?.keepalive) return
     const requestAt = this.sent.get(request) ?? this.clock.now()
+    if (previous && previous.pings > 0) this.settle(agent, previous, { turn, step }, requestAt, usage)
     const waiting: Waiting = { agent, request, turn, step, requestAt, refreshedAt: requestAt, warm: warmAfter(usage), pings: 0 }
     this.waiting.set(agent.id, waiting)
     this.schedule(waiting)
@@ -154,6 +156,24 @@ export class Keepalive {
     waiting.refreshedAt = this.sent.get(options) ?? now
     waiting.warm = warmAfter(usage)
     this.schedule(waiting)
+  }
+
+  /**
+   * The wait `previous` ended with a request at `requestAt`: when that came after the lifetime would have ended
+   * without its pings and read the kept prefix, `keepalive/saved` says what the pings saved.
+   */
+  private settle(agent: Agent, previous: Waiting, at: { turn: number; step: number }, requestAt: number, usage: Usage): void {
+    const ttlMs = this.ttlMs(previous.request.model)
+    const waitMs = requestAt - previous.requestAt
+    const readTokens = Math.min(usage.cacheReadTokens, previous.warm.readTokens)
+    if (ttlMs === undefined || waitMs <= ttlMs || readTokens === 0) return
+    const rates = this.rates(previous.request.model)
+    const ttlName = this.policy(previous.request.model)?.ttl.name ?? ''
+    const saved: KeepaliveSaved = {
+      ...at, pings: previous.pings, waitMs, ttlMs, readTokens,
+      ...rates && { saving: rewriteSaving({ readTokens, uncachedTokens: 0 }, rates, ttlName) },
+    }
+    agent.session.append('keepalive/saved', saved)
   }
 
   private log(agent: Agent, ping: KeepalivePing): void {
