@@ -145,11 +145,13 @@ export class Keepalive {
     } finally {
       waiting.controller = undefined
     }
-    if (!this.current(waiting) || session !== agent.session) return
+    if (session !== agent.session) return
     // the cost record is dsh-llm's (`llm.cost`), as for every other request
     const cost = (usage && this.llm.cost(request.model, usage)?.billed) ?? answer.cost
     this.spent.set(session.id, this.spentBy(agent) + cost)
+    // billed even when the session sent a request of its own meanwhile: logged, but that request leads from here
     this.log(agent, { ...base, ...usage && { usage: plainUsage(usage) }, cost, saving: answer.saving })
+    if (!this.current(waiting)) return
     // a ping that read nothing found the prefix gone (evicted): pinging again would pay writes
     if (!usage || usage.cacheReadTokens === 0) return this.disarm(agent.id)
     waiting.pings++
