@@ -224,7 +224,7 @@ export class Agent {
         const { usage, toolCalls, verdict } = response
         session.append('assistant/message', { turn, step, text: response.text, toolCalls, ...(usage ? { usage } : {}) })
         // the provider's verdict, and the id the next request of the sequence names
-        if (verdict) session.append('provider/verdict', { turn, step, ...verdict, previousResponseId: request.previousResponseId ?? null })
+        if (verdict) session.append('provider/verdict', { turn, step, ...verdict, ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}) })
         if (usage) notify({ type: 'usage', turn, step, usage, ...(verdict ? { verdict } : {}) })
         result.text = response.text
         result.toolCalls = toolCalls

@@ -4,16 +4,16 @@ import { defineEvents, optional, record, type Session } from 'dsh-session'
 /**
  * `provider/verdict`: the provider's own cache verdict on the request of `turn`/`step` (Anthropic's cache
  * diagnostics), logged right after that request's `assistant/message`. `responseId` is the response's id,
- * which the next request of the sequence names; `previousResponseId` is what this request named (`null`:
- * the sequence's first). `reason` is as the provider sent it, a reason DSH does not know included; null
- * when it found no divergence. `pending`: it answered before its comparison finished.
+ * which the next request of the sequence names; `previousResponseId` is what this request named (absent:
+ * the sequence's first, sent as `null`). `reason` is as the provider sent it, a reason DSH does not know
+ * included; absent when it found no divergence. `pending`: it answered before its comparison finished.
  */
 export interface ProviderVerdictEvent {
   turn: number
   step: number
   responseId: string
-  previousResponseId: string | null
-  reason: string | null
+  previousResponseId?: string
+  reason?: string
   missedTokens?: number
   pending?: true
 }
@@ -25,15 +25,14 @@ declare module 'dsh-session' {
 }
 
 const id = Schema.string().min(1).description('a response id')
-const nullableId = Schema.union([Schema.string().min(1), Schema.const(null)]).description('a response id or null')
 
 export const VERDICT_EVENTS = defineEvents({
   'provider/verdict': record({
     turn: Schema.natural(),
     step: Schema.natural(),
     responseId: id,
-    previousResponseId: nullableId,
-    reason: Schema.union([Schema.string().min(1), Schema.const(null)]).description('a reason or null'),
+    previousResponseId: optional(id),
+    reason: optional(Schema.string().min(1).description('a reason')),
     missedTokens: optional(Schema.natural()),
     pending: optional(Schema.const(true).description('true or absent')),
   }),

@@ -37,8 +37,8 @@ export function agreementOf(found: Pick<CacheBreak, 'reason' | 'allReasons'>, pr
   if (!provider || provider.pending || provider.reason === 'unavailable') return undefined
   const dsh = found.allReasons.filter((reason) => !NO_CAUSE.includes(reason))
   const theirs = provider.reason
-  if (!dsh.length) return theirs === null ? undefined : 'provider-only'
-  if (theirs === null) return 'dsh-only'
+  if (!dsh.length) return theirs === undefined ? undefined : 'provider-only'
+  if (theirs === undefined) return 'dsh-only'
   const matches = PROVIDER_REASONS[theirs] ?? []
   return dsh.some((reason) => matches.includes(reason)) ? 'agree' : 'disagree'
 }
@@ -47,7 +47,7 @@ export function agreementOf(found: Pick<CacheBreak, 'reason' | 'allReasons'>, pr
 export function bothSides(found: CacheBreak, provider: ProviderView): string {
   const where = [found.section && `section ${found.section}`, found.offset !== undefined && `byte ${found.offset}`, found.changedToolNames.length && `tools ${found.changedToolNames.join(', ')}`]
     .filter(Boolean).join(', ')
-  const theirs = provider.reason === null ? 'no divergence' : knownProviderReason(provider.reason) ? provider.reason : `${provider.reason} (unknown provider reason)`
+  const theirs = provider.reason === undefined ? 'no divergence' : knownProviderReason(provider.reason) ? provider.reason : `${provider.reason} (unknown provider reason)`
   const missed = provider.missedTokens !== undefined ? `, ${provider.missedTokens} tokens missed` : ''
   return `DSH says ${found.allReasons.join(', ')}${where ? ` (${where})` : ''}; the provider says ${theirs}${missed}`
 }

@@ -42,7 +42,7 @@ type UsageUpdate = Extract<AgentUpdate, { type: 'usage' }>
 /** The break's provider side from the verdict the route sent with the response. */
 function providerView(verdict: NonNullable<UsageUpdate['verdict']>): ProviderView {
   const { reason, missedTokens, pending, responseId } = verdict
-  return { reason, ...missedTokens !== undefined && { missedTokens }, ...pending && { pending }, responseId }
+  return { ...reason !== undefined && { reason }, ...missedTokens !== undefined && { missedTokens }, ...pending && { pending }, responseId }
 }
 
 /** An agent's last observed request and the breaks found so far in this process. */

@@ -41,7 +41,7 @@ export const PROMPT_CACHE_EVENTS = defineEvents({
     predictedCacheReadTokens: optional(figure),
     ttlMs: optional(figure),
     provider: optional(record({
-      reason: Schema.union([word, Schema.const(null)]).description('a reason or null'),
+      reason: optional(word),
       missedTokens: optional(count),
       pending: optional(Schema.const(true).description('true or absent')),
       responseId: word,

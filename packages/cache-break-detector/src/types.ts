@@ -124,8 +124,8 @@ export interface CacheBreak {
 
 /** The provider's own verdict on the request of a break (Anthropic's cache diagnostics), as it came. */
 export interface ProviderView {
-  /** Its `cache_miss_reason`, a reason DSH does not know included; null: it found no divergence. */
-  reason: string | null
+  /** Its `cache_miss_reason`, a reason DSH does not know included; absent: it found no divergence. */
+  reason?: string
   /** Tokens it says would have been read from cache had the prefix matched. */
   missedTokens?: number
   /** It answered before its comparison finished. */

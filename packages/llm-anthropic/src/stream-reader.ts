@@ -103,7 +103,7 @@ interface WireMessage {
 }
 
 /**
- * The provider's verdict from a response message: `diagnostics: null` means no divergence; a `diagnostics`
+ * The provider's verdict from a response message: `diagnostics: null` means no divergence (no `reason`); a `diagnostics`
  * whose `cache_miss_reason` is null means the comparison was still running (pending). A reason type DSH does
  * not know is kept as it came, never dropped; a message without an id gives no verdict (nothing to chain).
  */
@@ -111,9 +111,9 @@ export function readVerdict(message: WireMessage | undefined): Verdict | undefin
   if (!message || typeof message.id !== 'string' || !message.id) return undefined
   const responseId = message.id
   const diagnostics = message.diagnostics
-  if (diagnostics === null || diagnostics === undefined || typeof diagnostics !== 'object') return { responseId, reason: null }
+  if (diagnostics === null || diagnostics === undefined || typeof diagnostics !== 'object') return { responseId }
   const miss = diagnostics.cache_miss_reason
-  if (miss === null || miss === undefined) return { responseId, reason: null, pending: true }
+  if (miss === null || miss === undefined) return { responseId, pending: true }
   const type = typeof miss === 'string' ? miss : (miss as { type?: unknown }).type
   const reason = typeof type === 'string' && type ? type : JSON.stringify(miss)
   const tokens = typeof miss === 'object' ? (miss as { cache_missed_input_tokens?: unknown }).cache_missed_input_tokens : undefined

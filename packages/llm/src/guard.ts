@@ -117,7 +117,7 @@ function verdictProblem(verdict: unknown): string | undefined {
   if (verdict === null || typeof verdict !== 'object') return 'a verdict must be an object'
   const { responseId, reason, missedTokens } = verdict as Record<string, unknown>
   if (typeof responseId !== 'string' || !responseId) return `a verdict's responseId must be a non-empty string, got ${JSON.stringify(responseId)}`
-  if (reason !== null && (typeof reason !== 'string' || !reason)) return `a verdict's reason must be a non-empty string or null, got ${JSON.stringify(reason)}`
+  if (reason !== undefined && (typeof reason !== 'string' || !reason)) return `a verdict's reason must be a non-empty string or absent, got ${JSON.stringify(reason)}`
   if (missedTokens !== undefined && !(Number.isSafeInteger(missedTokens) && (missedTokens as number) >= 0)) {
     return `a verdict's missedTokens must be a whole number >= 0, got ${JSON.stringify(missedTokens)}`
   }

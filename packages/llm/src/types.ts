@@ -43,9 +43,9 @@ interface ProviderVerdict {
   /**
    * Why the provider could not reuse the previous request's prefix, as it came (`model_changed`,
    * `system_changed`, `tools_changed`, `messages_changed`, `previous_message_not_found`, `unavailable`, or a
-   * reason DSH does not know yet); null when it found no divergence.
+   * reason DSH does not know yet); absent when it found no divergence.
    */
-  reason: string | null
+  reason?: string
   /** Tokens the provider says would have been read from cache had the prefix matched. */
   missedTokens?: number
   /** The provider answered before its comparison finished: no reason yet. */

@@ -78,9 +78,9 @@ describe('llm.stream contract', () => {
     [[{ type: 'text', delta: 3 }], 'text delta must be a string, got number'],
     [[{ type: 'tool-call', call: { id: '', name: 't', arguments: {} } }], 'tool call id must be a non-empty string'],
     [[{ type: 'tool-call', call: { id: 'c', name: 't', arguments: '{}' } }], 'arguments of tool call "t" must be a JSON object'],
-    [[{ type: 'verdict', verdict: { responseId: 'r', reason: null } }, { type: 'verdict', verdict: { responseId: 'r', reason: null } }], 'a verdict was reported twice'],
-    [[{ type: 'verdict', verdict: { responseId: '', reason: null } }], "a verdict's responseId must be a non-empty string"],
-    [[{ type: 'verdict', verdict: { responseId: 'r', reason: 7 } }], "a verdict's reason must be a non-empty string or null, got 7"],
+    [[{ type: 'verdict', verdict: { responseId: 'r' } }, { type: 'verdict', verdict: { responseId: 'r' } }], 'a verdict was reported twice'],
+    [[{ type: 'verdict', verdict: { responseId: '' } }], "a verdict's responseId must be a non-empty string"],
+    [[{ type: 'verdict', verdict: { responseId: 'r', reason: 7 } }], "a verdict's reason must be a non-empty string or absent, got 7"],
     [[{ type: 'verdict', verdict: { responseId: 'r', reason: 'tools_changed', missedTokens: -2 } }], "a verdict's missedTokens must be a whole number >= 0, got -2"],
     [[{ type: 'done', stopReason: 'stop' }], 'unknown stop reason "stop"; valid: end_turn, tool_use, max_tokens, cancelled'],
   ])('rejects a contract breach %#', async (events, message) => {
