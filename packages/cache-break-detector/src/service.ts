@@ -202,8 +202,8 @@ export class PromptCache extends Service {
     this.logger.info('prompt cache break in agent %s, turn %d step %d: %s; cache reads %d → %d%s',
       agent.id, turn, step, found.allReasons.join(', '), found.previousCacheReadTokens, found.currentCacheReadTokens, agreement ? ` (provider: ${agreement})` : '')
     if (provider && (agreement === 'disagree' || agreement === 'provider-only')) {
-      this.logger.warn('prompt cache break in agent %s, turn %d step %d: %s: %s', agent.id, turn, step,
-        agreement === 'disagree' ? 'DSH and the provider disagree' : 'only the provider names a cause', bothSides(found, provider))
+      const what = agreement === 'disagree' ? 'DSH and the provider disagree' : 'only the provider names a cause'
+      this.logger.warn(`prompt cache break in agent ${agent.id}, turn ${turn} step ${step}: ${what}: ${bothSides(found, provider)}`)
     }
     this.guard(() => agent.session.append('prompt-cache/break', info))
     this.guard(() => this.notify('prompt-cache/break', agent, info), 'a prompt-cache/break listener threw')

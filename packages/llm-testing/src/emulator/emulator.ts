@@ -72,8 +72,9 @@ export interface EmulatorOptions {
  * A loopback provider speaking Chat Completions and Messages, one path per provider (`ROUTES`): each request
  * is rendered as the model sees it, checked against that provider's wire (fields another provider
  * documents are problems), looked up in a cache that follows the provider's documented rules
- * (`providerCache`: breakpoints, lookback, minimum, units, TTL, routing) and answered as the offline
- * `scripted-echo` model would, with the cache read (and, on Messages, the cache write) in the usage. One
+ * (`providerCache`: breakpoints, lookback, minimum, units, TTL, routing; one cache per model) and answered as the offline
+ * `scripted-echo` model would, with the cache read (and, on Messages, the cache write) in the usage, and on
+ * Anthropic's route with the cache diagnostics a request asks for (`CacheDiagnostics`). One
  * emulator serves one conversation: the ideal of each request is measured against the one before.
  */
 export async function startEmulator(models: readonly string[], options: EmulatorOptions = {}) {
@@ -111,8 +112,10 @@ export async function startEmulator(models: readonly string[], options: Emulator
       return refuse(res, 400, read.problems.join('; '))
     }
     const { prompt } = read
-    let cache = caches.get(route.profile)
-    if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
+    // a provider caches per model: a request for another model reads nothing the first one wrote
+    const cacheKey = `${route.profile} ${String((body as { model?: unknown }).model)}`
+    let cache = caches.get(cacheKey)
+    if (!cache) caches.set(cacheKey, cache = providerCache(route.profile))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
     const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, read.announcesToolChanges ? 'messages' : route.ideal), prompt.text.length), prompt)
     const reply = echoReply(read.turns)
