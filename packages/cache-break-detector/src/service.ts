@@ -7,7 +7,7 @@ import './session-event.ts'
 import type {} from 'dsh-session'
 import { renderSections } from 'dsh-system-prompt/bytes'
 import type {} from 'dsh-system-prompt' // ctx.systemPrompt and its events
-import { agreementOf, bothSides } from './agreement.ts'
+import { PROVIDER_REASONS, agreementOf, bothSides } from './agreement.ts'
 import { ColdWatch, type ColdCache } from './cold.ts'
 import { explainBreak, type RuledObservation } from './explain.ts'
 import { fingerprint } from './fingerprint.ts'
@@ -82,6 +82,8 @@ const optionalMs = Schema.transform(Schema.any(), (value): number | undefined =>
  */
 export class PromptCache extends Service {
   static inject = ['llm']
+  /** Anthropic's `cache_miss_reason` types and the DSH reasons each corresponds to (the agreement's one table). */
+  static readonly PROVIDER_REASONS = PROVIDER_REASONS
 
   static Config: Schema<ConfigInput<PromptCacheConfig>, PromptCacheConfig> = Schema.object({
     enabled: Schema.boolean().default(true).description('Watch requests and report breaks; false registers no listeners.'),
