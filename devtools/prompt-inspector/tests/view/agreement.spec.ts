@@ -11,12 +11,15 @@ import { buildSessionView } from '../../src/view/build.ts'
 import { loadSession } from '../../src/view/events.ts'
 import type { SessionView } from '../../src/view/model.ts'
 import { DEFAULT_PG_SCHEMA, DEFAULT_PG_URL_ENV } from '../../src/cli.ts'
+import { run } from '../../src/run.ts'
+import { launch, openPage } from './browser.ts'
 
 const KEY_ENV = 'DSH_TEST_AGREEMENT_KEY'
 const MODELS = ['emulated-claude-a', 'emulated-claude-b']
 const PERSONA = Array.from({ length: 60 }, (_, index) => `Rule ${index + 1}: keep each change small, tested and explained in one sentence.`).join('\n')
 
 let root: string
+let log: string
 let view: SessionView
 
 /**
@@ -52,8 +55,8 @@ beforeAll(async () => {
   await emulator.close()
   delete process.env[KEY_ENV]
   const files = await readdir(root, { recursive: true })
-  const log = files.find((name) => String(name).endsWith('viewed.jsonl'))!
-  view = buildSessionView(await loadSession(join(root, String(log)), { urlEnv: DEFAULT_PG_URL_ENV, schema: DEFAULT_PG_SCHEMA }))
+  log = join(root, String(files.find((name) => String(name).endsWith('viewed.jsonl'))!))
+  view = buildSessionView(await loadSession(log, { urlEnv: DEFAULT_PG_URL_ENV, schema: DEFAULT_PG_SCHEMA }))
 })
 afterAll(async () => { await rm(root, { recursive: true, force: true }) })
 
@@ -70,4 +73,26 @@ describe('the break panel and the summary of a session whose provider gives its 
   it('sums the agreement over the session', () => {
     expect(view.summary.agreement).toEqual({ agree: 1, disagree: 1, dshOnly: 0, providerOnly: 1 })
   })
+})
+
+describe('the page of that session, in Chromium', () => {
+  it('says the agreement in the summary and both views in the break panel', async () => {
+    const out = join(root, 'page.html')
+    expect(await run(['view', log, '--out', out])).toMatchObject({ code: 0, stderr: '' })
+    const browser = await launch()
+    try {
+      const { page, watch } = await openPage(browser, out)
+      expect(watch.errors).toEqual([])
+      const text = (selector: string) => page.$eval(selector, (node) => node.textContent)
+      expect(await text('[data-figure="agreement"] .value')).toBe('1 disagree')
+      expect(await text('[data-figure="agreement"] .label')).toBe('provider agreed on 1 of 2 breaks both saw; 1 provider-only')
+      const index = await page.$$eval('#breaks-list button', (buttons) => buttons.findIndex((button) => /system_changed/.test(button.textContent!)))
+      await page.click(`#breaks-list button:nth-of-type(${index + 1})`)
+      expect(await text('#detail [data-field="reason"]')).toBe('system_changed')
+      expect(await text('#detail [data-field="provider"]')).toBe('speed_changed (unknown provider reason), 77 tokens missed')
+      expect(await text('#detail [data-field="agreement"]')).toBe('disagree')
+    } finally {
+      await browser.close()
+    }
+  }, 60_000)
 })
