@@ -1,11 +1,11 @@
-import { isCompactionRequest, type ToolCall, type ToolSchema, type Usage } from 'dsh-core'
+import type { ToolCall, ToolSchema, Usage } from 'dsh-core'
 import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { LlmScriptedError } from './error.ts'
 import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
 import type { Reply } from './reply.ts'
 import type { Script } from './script.ts'
-import { compactionReply } from './summary.ts'
+import { compactionReply, isCompactionRequest } from './summary.ts'
 
 /** What a scripted adapter serves and how it answers. */
 export interface ScriptedAdapterOptions {
