@@ -1,7 +1,12 @@
 import type { ToolCall, Usage } from 'dsh-core'
-import type { CompactionReason, TurnEndReason } from 'dsh-session'
+import type { EventData } from 'dsh-session'
 import type { PermissionAsker } from './permission-gate.ts'
 import type { PermissionPolicy, PermissionsConfig } from './permission-policy.ts'
+
+/** Why a compaction ran (its `context/compaction` event's `reason`). */
+type CompactionReason = EventData<'context/compaction'>['reason']
+/** How a turn ended (its `turn/end` event's `reason`). */
+type TurnEndReason = EventData<'turn/end'>['reason']
 
 /** The loop's configuration (`AgentLoop.Config` validates it and holds the defaults). */
 export interface AgentLoopConfig {

@@ -2,13 +2,16 @@ import { Context, Service } from 'cordis'
 import { isGone, type CodedError, type ToolSchema } from 'dsh-core'
 import type { Agent } from 'dsh-agent-loop'
 import type { ColdCache } from 'dsh-cache-break-detector'
-import { summarizeSessions, type SessionFleet, type SessionHolder, type SessionSummary } from 'dsh-session'
+import { summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
 import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
 import type { McpAttachment, ServerEntry } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
+
+/** One stored session, as `summarizeSessions` lists it. */
+type SessionSummary = Awaited<ReturnType<typeof summarizeSessions>>[number]
 
 declare module 'cordis' {
   interface Context {

@@ -1,8 +1,7 @@
 export type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
-export { LlmRuntime, type LlmRoute } from './runtime.ts'
 export { LlmError } from './error.ts'
-export { collect, type CollectedResponse } from './collect.ts'
-export { normalizeUsage, usageFromDashScope } from './usage.ts'
+export { collect } from './collect.ts'
+export { normalizeUsage } from './usage.ts'
 export {
   PROFILES, PROVIDER_IDS, cachePolicy, isProviderId, type ProviderId, type ProviderProfile,
 } from './profiles/index.ts'
