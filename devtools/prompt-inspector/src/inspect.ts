@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { AppBootError, boot, readAppFile } from 'dsh-app-boot'
-import type { BootedApp, LogLevel } from 'dsh-app-boot'
+import type { BootedApp } from 'dsh-app-boot'
 import type {} from 'dsh-agent-loop'
 import { SystemPromptError } from 'dsh-system-prompt'
 import { renderContextSections, renderPrompt, type ContextSnapshotSection } from 'dsh-system-prompt/bytes'
@@ -142,6 +142,6 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
 }
 
 /** The inspector keeps stderr for its own one-line errors unless `DSH_LOG_LEVEL` asks for more. */
-function logLevel(): LogLevel {
-  return (process.env.DSH_LOG_LEVEL || 'warn') as LogLevel
+function logLevel(): Parameters<typeof boot>[0]['logLevel'] {
+  return (process.env.DSH_LOG_LEVEL || 'warn') as Parameters<typeof boot>[0]['logLevel']
 }

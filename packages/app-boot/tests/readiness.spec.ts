@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AppBootError, boot, startApp } from '../src/index.ts'
 import { DEFAULT_STARTUP_TIMEOUT_MS } from '../src/startup.ts'
-import type { BootOptions, BootedApp, StartingApp } from '../src/index.ts'
+import type { BootOptions, BootedApp, StartingApp } from '../src/boot.ts'
 import type {} from './fixtures/slow.ts'
 import { resolveFixture } from './fixtures/names.ts'
 import { rejection, writeApp } from './setup.ts'
