@@ -1,5 +1,6 @@
 import type { Usage } from 'dsh-core'
-import { normalizeUsage, type ProviderProfile } from 'dsh-llm'
+import { normalizeUsage } from 'dsh-llm'
+import type { ProviderProfile } from './config.ts'
 
 /** Usage as OpenAI-compatible servers report it; DeepSeek adds its own cache hit/miss counters. */
 export interface WireUsage {

@@ -3,8 +3,8 @@ export { LlmError } from './error.ts'
 export { collect } from './collect.ts'
 export { normalizeUsage } from './usage.ts'
 export {
-  PROFILES, PROVIDER_IDS, cachePolicy, isProviderId, type ProviderId, type ProviderProfile,
+  PROFILES, PROVIDER_IDS, cachePolicy, isProviderId, type ProviderId,
 } from './profiles/index.ts'
-export { projectToolUpdates, toolNoticeText, type ProjectedMessage, type ToolDeclaration, type ToolProjection } from './projection.ts'
-export { LOOKBACK_BLOCKS, planCacheMarks, type CacheMarkPlan, type RequestMark } from './cache-marks.ts'
+export { projectToolUpdates, toolNoticeText, type ProjectedMessage } from './projection.ts'
+export { LOOKBACK_BLOCKS, planCacheMarks } from './cache-marks.ts'
 export { LlmRuntime as default } from './runtime.ts'
