@@ -6,9 +6,13 @@ import { summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-se
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
 import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
-import type { McpAttachment, ServerEntry } from 'dsh-tools-mcp'
+import type { McpService } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
+
+/** What `ctx.mcp.connect()` returns, and one server entry it takes. */
+type McpAttachment = ReturnType<McpService['connect']>
+type ServerEntry = Parameters<McpService['connect']>[1][string]
 
 /** One stored session, as `summarizeSessions` lists it. */
 type SessionSummary = Awaited<ReturnType<typeof summarizeSessions>>[number]
