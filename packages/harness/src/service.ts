@@ -1,7 +1,7 @@
 import { Context, Service } from 'cordis'
 import { isGone, type CodedError, type ToolSchema } from 'dsh-core'
 import type { Agent } from 'dsh-agent-loop'
-import type { ColdCache } from 'dsh-cache-break-detector'
+import type { coldCacheNotice } from 'dsh-cache-break-detector'
 import { summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
@@ -9,6 +9,9 @@ import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
 import type { McpService } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
+
+/** What a `prompt-cache/cold` says (the info `coldCacheNotice` words). */
+type ColdCache = Parameters<typeof coldCacheNotice>[0]
 
 /** What `ctx.mcp.connect()` returns, and one server entry it takes. */
 type McpAttachment = ReturnType<McpService['connect']>

@@ -1,5 +1,8 @@
 import type { Context } from 'cordis'
-import type { BreakReason } from 'dsh-cache-break-detector'
+import type { PromptCacheBreak } from 'dsh-cache-break-detector'
+
+/** Why a cache broke, as a `prompt-cache/break` says. */
+type BreakReason = PromptCacheBreak['reason']
 
 /** The detector's breaks per configuration, by reason, across all its lifetimes. */
 export const breaks = new Map<string, BreakReason[]>()
