@@ -1,4 +1,4 @@
-export { default, SCRIPTED_CACHE_FILE } from './plugin.ts'
+export { default } from './plugin.ts'
 export { Config } from './config.ts'
 export type { HarnessConfig } from './config.ts'
 export { Harness } from './service.ts'
