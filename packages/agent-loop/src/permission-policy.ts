@@ -2,9 +2,8 @@ import Schema from 'schemastery'
 import { quote } from 'dsh-core'
 import type { EventData } from 'dsh-session'
 import { ToolPatterns, toolPatternProblem } from 'dsh-system-prompt'
-import type { ExecutableTool } from 'dsh-tools'
+import { unmatchablePatternProblem, type ExecutableTool } from 'dsh-tools'
 import { AgentLoopError } from './errors.ts'
-import { unmatchablePatternProblem } from './unmatchable-pattern.ts'
 
 /** The hints a tool gives about its effects (dsh-tools' `ExecutableTool['annotations']`). */
 type ToolAnnotations = NonNullable<ExecutableTool['annotations']>

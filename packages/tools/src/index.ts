@@ -1,6 +1,7 @@
 export type { ToolRuntimeConfig } from './service.ts'
 export { TOOL_NAME } from './definition.ts'
-export { KEPT_PREFIX_LENGTH, MAX_TOOL_NAME_LENGTH, legalizeToolName, modelToolName } from './remote-names.ts'
+export { legalizeToolName, modelToolName } from './remote-names.ts'
+export { unmatchablePatternProblem } from './unmatchable-pattern.ts'
 export { TOOL_KINDS, isToolKind, kindFromHints } from './kinds.ts'
 export type { ToolKind } from './kinds.ts'
 export type { ToolChange, ExecutableTool } from './types.ts'
