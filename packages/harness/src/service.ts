@@ -125,6 +125,16 @@ export class Harness extends Service {
     return sum
   }
 
+  /** The context window of the agent's model in tokens, as its adapter declares it; undefined when it declares none. */
+  contextWindow(agent: Agent): number | undefined {
+    try {
+      return this.ctx.llm.contextWindow(agent.model)
+    } catch {
+      // a model no adapter serves any more (the app is being disposed): no window to tell
+      return undefined
+    }
+  }
+
   /**
    * Calls `listener` each time an agent's prompt cache goes cold (dsh-cache-break-detector's `prompt-cache/cold`:
    * idle past its model's cache TTL); only for `agent` when given. Nothing happens without a detector entry.
