@@ -1,5 +1,6 @@
 import { BREAK_REASONS, type PrefixReason } from 'dsh-cache-break-detector'
 import type { ToolSchema } from 'dsh-core'
+import type { ViewMoney } from './money.ts'
 
 /**
  * Why a request's prompt tokens were billed without the cache. `new_input` is the ordinary uncached tail
@@ -124,6 +125,8 @@ export interface ViewSummary {
   detectorBreaks: number
   /** Usage records the offline model emulated (`usage.emulated`): figures no provider reported. */
   emulatedUsage: number
+  /** What the session cost in USD, per cause and against no cache (its `request/cost` records); null without a price. */
+  money: ViewMoney | null
 }
 
 /** What the TTL marks are measured against. */
