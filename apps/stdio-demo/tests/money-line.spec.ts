@@ -41,4 +41,25 @@ describeOnTerminal('the REPL\'s money line', () => {
     expect(screen).toMatch(/^\r\n\x1b\[2m100,000 in · 94% cached · 200 out\x1b\[0m\r\n/)
     expect(screen).not.toContain('$')
   })
+
+  it('prices the offline model\'s emulated figures only when its entry gives a price, and says they are emulated', { timeout: 30_000 }, async () => {
+    const { file } = await writeApp(`
+- id: app
+  name: dsh-stdio-demo
+  config: { persistenceRoot: ./sessions, model: priced-echo, scripted: false }
+- id: offline
+  name: dsh-llm-scripted
+  config: { models: [{ id: priced-echo, price: { input: 3000, output: 15000, cacheRead: 300, cacheWrite: 3750 } }] }
+- id: prompt-cache
+  name: dsh-cache-break-detector
+`)
+    const terminal = openTerminal([file])
+    await terminal.until('> ')
+    terminal.type('hello\r')
+    const at = await terminal.until('echo: hello')
+    await terminal.until('> ', at)
+    terminal.type('/exit\r')
+    expect(await terminal.exited).toBe(0)
+    expect(terminal.screen().slice(at)).toMatch(/^\r\n\x1b\[2m\$\d+\.\d{4} this turn · 0% cached \(emulated\) · (saved|writes cost) \$\d+\.\d+( more)?\x1b\[0m\r\n/)
+  })
 })
