@@ -1,5 +1,5 @@
 import { isCompactionRequest, type ToolCall, type ToolSchema, type Usage } from 'dsh-core'
-import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ModelPrice, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmRuntime, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { LlmScriptedError } from './error.ts'
 import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
@@ -25,6 +25,8 @@ export interface ScriptedAdapterOptions {
 }
 
 const DELTAS_PER_TEXT = 3
+
+type ModelPrice = NonNullable<ReturnType<LlmRuntime['price']>>
 
 /** The price an entry gave `model`, its source the app file unless it names one; undefined without one. */
 function priceOf(prices: Record<string, unknown> | undefined, model: string): ModelPrice | undefined {
