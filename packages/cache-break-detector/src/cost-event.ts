@@ -1,9 +1,9 @@
 import type { Usage } from 'dsh-core'
-import type { SessionEventMap } from 'dsh-session'
+import type { EventData } from 'dsh-session'
 import type { PromptCacheBreak } from './types.ts'
 
 /** The data of `request/cost` (a core event of dsh-session: its prefix is the core's). */
-export type RequestCostEvent = SessionEventMap['request/cost']
+export type RequestCostEvent = EventData<'request/cost'>
 
 /** What `ctx.llm.cost` answers (a structural view, so this package adds no name to dsh-llm's surface). */
 interface Pricing {
