@@ -177,7 +177,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
       const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send)
-        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id) })
+        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id), harness })
       return sessions.track(target.id, sourceNotices.during(target.id, run))
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {

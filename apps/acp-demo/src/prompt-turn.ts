@@ -1,8 +1,10 @@
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
+// the prompt response's `usage` is typed by the SDK's unstable schema only (ACP's session-usage RFD)
+import type { PromptResponse as PromptResponseWithUsage } from '@agentclientprotocol/sdk/unstable'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { AgentLoopError } from 'dsh-harness'
-import type { Agent, AgentUpdate, NoticeLocale } from 'dsh-harness'
+import type { Agent, AgentUpdate, Harness, NoticeLocale } from 'dsh-harness'
 import type { TurnResult } from './harness-types.ts'
 import { AcpDemoError } from './errors.ts'
 import { clientAsker, type RequestPermission } from './permission-request.ts'
@@ -19,6 +21,37 @@ export interface TurnOptions {
   requestPermission?: RequestPermission
   /** The ACP kind of each tool the turn calls (for its `tool_call` and its permission request). */
   kindOf?: KindOf
+  /** Where the turn's `usage_update` reads the context window and the session's cost. */
+  harness?: Pick<Harness, 'contextWindow' | 'cost'>
+}
+
+type TurnUsage = Extract<AgentUpdate, { type: 'usage' }>['usage']
+
+/**
+ * The `usage_update` after a turn: the tokens now in context (the last request's prompt and its answer), the
+ * model's context window, and the session's cumulative cost in USD when its model has a price. None without
+ * usage or without a known window (`size` is required).
+ */
+export function usageUpdate(agent: Agent, usages: readonly TurnUsage[], harness: Pick<Harness, 'contextWindow' | 'cost'>): SessionUpdate | undefined {
+  const last = usages.at(-1)
+  const size = harness.contextWindow(agent)
+  if (!last || size === undefined) return undefined
+  const cost = harness.cost(agent)
+  return {
+    sessionUpdate: 'usage_update',
+    used: last.inputTokens + last.outputTokens,
+    size,
+    ...cost && { cost: { amount: cost.billed, currency: 'USD', ...cost.emulated && { _meta: { emulated: true } } } },
+  }
+}
+
+/** The turn's tokens, summed over its requests, as the prompt response's `usage` (cache reads and writes included). */
+export function turnUsage(usages: readonly TurnUsage[]): PromptResponseWithUsage['usage'] {
+  if (!usages.length) return undefined
+  const sum = (key: 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens') => usages.reduce((total, usage) => total + usage[key], 0)
+  const inputTokens = sum('inputTokens')
+  const outputTokens = sum('outputTokens')
+  return { totalTokens: inputTokens + outputTokens, inputTokens, outputTokens, cachedReadTokens: sum('cacheReadTokens'), cachedWriteTokens: sum('cacheWriteTokens') }
 }
 
 /**
@@ -30,7 +63,9 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   const { send, logger } = options
   let sending = Promise.resolve()
   let sendFailed = false
+  const usages: TurnUsage[] = []
   const onUpdate = (update: AgentUpdate) => {
+    if (update.type === 'usage') usages.push(update.usage)
     const mapped = toSessionUpdate(update, options.notices, options.kindOf)
     if (!mapped) return
     sending = sending.then(() => send(mapped)).catch((error) => {
@@ -55,6 +90,15 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   } finally {
     await sending
   }
+  // after each turn, before its response: the context in use, the window, and what the session cost so far
+  const usage = options.harness && usageUpdate(agent, usages, options.harness)
+  if (usage) {
+    try {
+      await send(usage)
+    } catch (error) {
+      if (!sendFailed) logger.warn('session %s: cannot send session/update: %s', agent.id, messageOf(error))
+    }
+  }
 
   if (result.reason === 'error') {
     const message = result.error ?? `turn ${result.turn} failed`
@@ -62,5 +106,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
     throw new AcpDemoError('TURN_FAILED', message, { sessionId: agent.id, turn: result.turn })
   }
   if (result.reason === 'step_limit') logger.warn('session %s: turn %d: %s', agent.id, result.turn, result.error)
-  return { stopReason: stopReasonOf(result.reason) }
+  const tokens = turnUsage(usages)
+  const response: PromptResponseWithUsage = { stopReason: stopReasonOf(result.reason), ...tokens && { usage: tokens } }
+  return response
 }
