@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
-import type { GenerateOptions } from 'dsh-llm'
+import type { GenerateOptions, LlmRoute } from 'dsh-llm'
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 
 /** The model-facing part of a request: what must be rebuildable from the session log alone. */
@@ -50,4 +50,16 @@ export function nextRequest(session: Session): Omit<GenerateOptions, 'signal'> |
     toolHistory: session.toolHistory(),
     ...(logged.deferredTools?.length ? { deferredTools: logged.deferredTools } : {}),
   }
+}
+
+/**
+ * The session line of a request, for a route that pins requests by it (its adapter names an `affinity`
+ * field for the model): the session's own id and, for a forked child (id `<parent id>~<n>`), its parent's.
+ * Nothing on every other route, so their requests (and what the log rebuilds of them) stay as they were; on
+ * an affinity route a request rebuilt from the log gets it back from the log's name, the session id.
+ */
+export function lineageFor(route: Pick<LlmRoute, 'model' | 'adapter'>, session: string): Pick<GenerateOptions, 'lineage'> {
+  if (!route.adapter.affinity?.(route.model)) return {}
+  const cut = session.lastIndexOf('~')
+  return { lineage: cut > 0 ? { session, parent: session.slice(0, cut) } : { session } }
 }

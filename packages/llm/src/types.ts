@@ -24,6 +24,12 @@ export interface GenerateOptions {
   deferredTools?: string[]
   toolHistory?: ToolHistorySnapshot
   maxTokens?: number
+  /**
+   * Which session line the request belongs to: its own session id and, for a forked child, its parent's
+   * (a child's id is `<parent id>~<n>`). Routes that pin requests to a local engine's slot or session
+   * (`affinity` on a model entry of dsh-llm-openai) read it; every other route ignores it.
+   */
+  lineage?: { session: string; parent?: string }
   signal?: AbortSignal
 }
 
@@ -53,5 +59,10 @@ export interface LlmAdapter {
    * the model's cache policy; none when undefined.
    */
   cacheMarks?(options: GenerateOptions): readonly RequestMark[]
+  /**
+   * The request field a served model's route pins a session line by (a local engine's slot or session,
+   * e.g. `id_slot`), when its entry names one; the agent loop then sets `GenerateOptions.lineage`.
+   */
+  affinity?(model: string): string | undefined
   stream(options: GenerateOptions): AsyncIterable<StreamEvent>
 }

@@ -50,6 +50,8 @@ export const ROUTES: Record<string, Route> = {
   '/openai/v1/chat/completions': chat('openai'),
   '/dashscope/v1/chat/completions': chat('dashscope'),
   '/deepseek/v1/chat/completions': chat('deepseek', 'deepseek'),
+  // a llama.cpp server: `EmulatorOptions.slots` slots, each holding one prompt (`slotCache`)
+  '/llamacpp/v1/chat/completions': chat('llamacpp'),
   // DeepSeek's Anthropic-compatible route (today's Messages figures) and Anthropic's own
   '/v1/messages': messages('deepseek'),
   '/anthropic/v1/messages': messages('anthropic'),
@@ -59,6 +61,8 @@ export const ROUTES: Record<string, Route> = {
 export interface EmulatorOptions {
   /** The provider's clock (ms); TTLs expire by it. Default `Date.now`. */
   now?: () => number
+  /** Slots of the llama.cpp route (`-np`); default 1. */
+  slots?: number
 }
 
 /**
@@ -101,7 +105,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
     }
     const { prompt } = read
     let cache = caches.get(route.profile)
-    if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
+    if (!cache) caches.set(route.profile, cache = providerCache(route.profile, options.slots))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
     const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, read.announcesToolChanges ? 'messages' : route.ideal), prompt.text.length), prompt)
     const reply = echoReply(read.turns)

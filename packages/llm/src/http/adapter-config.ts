@@ -17,6 +17,7 @@ import {
   type HttpTransportConfig,
 } from './config.ts'
 import { HttpAdapterError } from './error.ts'
+import { resolveAffinity, type ModelAffinity } from './affinity.ts'
 
 /**
  * A model as configured: its id alone, or with its provider profile, how its route takes tool changes, its
@@ -24,6 +25,7 @@ import { HttpAdapterError } from './error.ts'
  */
 export type HttpModelEntry = string | {
   id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+  affinity?: ModelAffinity
 }
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
@@ -37,6 +39,8 @@ export interface HttpModel {
   cache: ModelCachePolicy
   /** Set when the entry's `toolUpdate` fell back (see `ToolChangeModels`): the one-line notice to log at boot. */
   notice?: string
+  /** The local engine's slot or session field the requests pin by (`ModelAffinity`), when the entry names one. */
+  affinity?: ModelAffinity
 }
 
 /** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
@@ -72,6 +76,8 @@ export interface HttpAdapterDefaults extends HttpEndpointDefaults {
   betaHeaderName: string
   /** A `models` value shown when the list is missing or empty. */
   modelsExample: string
+  /** Whether the wire sends an entry's `affinity` field (Chat Completions does); entries naming one are refused otherwise. */
+  affinity?: boolean
 }
 
 /** The tool-update modes as a schema, listed in `TOOL_UPDATE_MODES` order. */
@@ -97,6 +103,9 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
         cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h, 30m on breakpoint models).'),
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
+        // checked by resolveAffinity, so a bad value gets its one-line refusal rather than a schema message
+        affinity: (Schema.object({ field: Schema.string(), slots: Schema.number() }) as unknown as Schema<ModelAffinity>)
+          .description('generic profile, local engines: the request field that pins a session line — { field: id_slot, slots: N } (llama.cpp), { field: session_id } (SGLang), { field: cache_salt } (vLLM).'),
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -150,7 +159,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own, affinity: pin } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -180,8 +189,9 @@ function resolveModels(
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
+    const affinity = resolveAffinity(id, pin, profile, defaults.affinity === true, defaults.owner, invalid)
     seen.add(id)
-    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice } }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...affinity && { affinity } }
   })
 }
 
