@@ -103,8 +103,9 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
         cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h, 30m on breakpoint models).'),
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
-        // checked by resolveAffinity, so a bad value gets its one-line refusal rather than a schema message
-        affinity: (Schema.object({ field: Schema.string(), slots: Schema.number() }) as unknown as Schema<ModelAffinity>)
+        // checked by resolveAffinity, so a bad value gets its one-line refusal rather than a schema message; in a
+        // union, so an entry without it stays without it (a bare object schema would fill in {})
+        affinity: (Schema.union([Schema.object({ field: Schema.string(), slots: Schema.number() })]) as unknown as Schema<ModelAffinity>)
           .description('generic profile, local engines: the request field that pins a session line — { field: id_slot, slots: N } (llama.cpp), { field: session_id } (SGLang), { field: cache_salt } (vLLM).'),
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),

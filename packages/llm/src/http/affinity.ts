@@ -20,7 +20,7 @@ export function resolveAffinity(
   id: string, value: unknown, profile: ProviderProfile, sends: boolean, owner: string, invalid: (message: string) => Error,
 ): ModelAffinity | undefined {
   if (value === undefined) return undefined
-  const at = `model ${quote(id)} has affinity ${quote(value)}`
+  const at = `model ${quote(id)} has affinity ${typeof value === 'object' && value !== null ? JSON.stringify(value) : quote(value)}`
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid(`${at}; it must be { field: ${AFFINITY_FIELDS.join(' | ')} } (id_slot with slots: N)`)
   }
