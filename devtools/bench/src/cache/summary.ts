@@ -95,6 +95,10 @@ export const TARGETS: { key: string; check: '>=' | '='; bound: number }[] = [
   { key: 'cache_share_anthropic_in_history', check: '>=', bound: 0.99 },
   { key: 'cache_share_dashscope_markers', check: '>=', bound: 0.95 },
   { key: 'cache_share_openai_breakpoints', check: '>=', bound: 0.99 },
+  // forks (src/cache/forks.ts): the least of the five provider routes
+  { key: 'cache_share_fork_first_request', check: '>=', bound: 0.95 },
+  { key: 'cache_share_parent_after_fork', check: '>=', bound: 0.95 },
+  { key: 'cache_share_side_question', check: '>=', bound: 0.95 },
   // the real detector, predicting with each route's profile, explains every fall the emulated provider reported
   ...['anthropic_breakpoints', 'openai_prompt_cache_key', 'dashscope_markers', 'deepseek_addition_only'].map((key) => (
     { key: `cache_unexplained_breaks_${key}`, check: '=' as const, bound: 0 })),
