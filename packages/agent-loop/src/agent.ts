@@ -214,7 +214,7 @@ export class Agent {
         // after the header, in the history: a changing runtime context never moves the cached prefix
         parts.snapshots.update(turn, step, joinContextSections(contexts), contexts)
         // exactly the logged header and the logged history, deep-frozen
-        const request: GenerateOptions = { ...nextRequest(session)!, ...lineageFor(route, session.id), signal }
+        const request: GenerateOptions = { ...nextRequest(session)!, ...lineageFor(route, session), signal }
         this.lastRequest = request
         const response = await callModel(current, route, request)
         const { usage, toolCalls } = response

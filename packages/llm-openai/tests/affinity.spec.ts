@@ -4,28 +4,34 @@ import OpenAIProvider, { chatWireBody, createOpenAIAdapter, type OpenAIConfig } 
 
 const LOCAL = 'http://127.0.0.1:8080/v1'
 const entry = (affinity: unknown, extra: object = {}) => ({ baseURL: LOCAL, models: [{ id: 'test-model', affinity, ...extra }] }) as Partial<OpenAIConfig>
-const body = (config: Partial<OpenAIConfig>, session?: string) => {
+type Mode = 'fork' | 'fresh' | 'side'
+const body = (config: Partial<OpenAIConfig>, session?: string, mode: Mode = 'fork') => {
   const cut = session?.lastIndexOf('~') ?? -1
-  const lineage = session === undefined ? undefined : cut > 0 ? { session, parent: session.slice(0, cut) } : { session }
+  const lineage = session === undefined ? undefined : cut > 0 ? { session, parent: session.slice(0, cut), mode } : { session }
   return chatWireBody(config, sampleRequest(lineage ? { lineage } : {})).body as unknown as Record<string, unknown>
 }
 
 describe('affinity: id_slot (llama.cpp)', () => {
-  it('puts a child on another slot than its parent, for every child and slot count', () => {
+  it('puts a fresh child on another slot than its parent, for every child and slot count', () => {
     for (const slots of [2, 3, 4]) {
       const config = entry({ field: 'id_slot', slots })
       for (const root of ['session-a', 'session-b', 'x']) {
         const parent = body(config, root).id_slot as number
         expect(parent).toBeGreaterThanOrEqual(0)
         expect(parent).toBeLessThan(slots)
-        const children = Array.from({ length: 6 }, (_, index) => body(config, `${root}~${index + 1}`).id_slot as number)
-        for (const child of children) expect(child).not.toBe(parent)
-        // a grandchild does not evict its own parent either
-        expect(body(config, `${root}~1~1`).id_slot).not.toBe(children[0])
+        const fresh = Array.from({ length: 6 }, (_, index) => body(config, `${root}~${index + 1}`, 'fresh').id_slot as number)
+        for (const child of fresh) expect(child).not.toBe(parent)
         // the same line always gets the same slot (a rebuilt request has the same bytes)
-        expect(body(config, `${root}~2`).id_slot).toBe(children[1])
+        expect(body(config, `${root}~2`, 'fresh').id_slot).toBe(fresh[1])
       }
     }
+  })
+
+  it('keeps a fork or side child on its parent\'s slot: its prompt starts with the parent\'s, which the slot keeps', () => {
+    const config = entry({ field: 'id_slot', slots: 3 })
+    const parent = body(config, 'root').id_slot
+    expect(body(config, 'root~1', 'fork').id_slot).toBe(parent)
+    expect(body(config, 'root~2', 'side').id_slot).toBe(parent)
   })
 
   it('sends nothing without a lineage, and nothing on an entry without affinity', () => {

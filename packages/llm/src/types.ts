@@ -26,11 +26,12 @@ export interface GenerateOptions {
   toolHistory?: ToolHistorySnapshot
   maxTokens?: number
   /**
-   * Which session line the request belongs to: its own session id and, for a forked child, its parent's
-   * (a child's id is `<parent id>~<n>`). Routes that pin requests to a local engine's slot or session
-   * (`affinity` on a model entry of dsh-llm-openai) read it; every other route ignores it.
+   * Which session line the request belongs to: its own session id and, for a forked child (id
+   * `<parent id>~<n>`), its parent's and how it was forked (`fork` and `side` continue the parent's prefix,
+   * `fresh` starts its own). Routes that pin requests to a local engine's slot or session (`affinity` on a
+   * model entry of dsh-llm-openai) read it; every other route ignores it.
    */
-  lineage?: { session: string; parent?: string }
+  lineage?: { session: string; parent?: string; mode?: 'fork' | 'fresh' | 'side' }
   signal?: AbortSignal
 }
 

@@ -102,6 +102,8 @@ export async function runForkRoute(configuration: Configuration, key: string, sl
   const run: ForkRun = { key, forkFirst: 0, freshFirst: 0, parentAfterFork: 0, parentAfterFresh: 0, side: 0, parentAfterSide: 0, problems }
   const names = TOOL_GROUPS.flatMap((group) => group.tools.map((tool) => tool.name))
   const life = await boot({ ...configuration, key: `fork_${key}` }, emulator.origin, root, TOOL_GROUPS, names)
+  // the harness offers the agent tool by default; a spine that does not yet, offers it here (the loop's own tool)
+  if (!life.ctx.tools.has('agent')) life.ctx.agentLoop.offerAgentTool()
   // every answered request of the process, parent's and children's, in the order they completed
   const answered: Answered[] = []
   life.ctx.on('llm/response', (options, usage) => { answered.push({ options, usage }) })
