@@ -72,6 +72,9 @@ export interface ForkRun {
   key: string
   forkFirst: number
   freshFirst: number
+  /** Cached tokens of the two children's first requests: a fork reads the parent's history, a fresh child only what it shares of the front. */
+  forkFirstTokens: number
+  freshFirstTokens: number
   parentAfterFork: number
   parentAfterFresh: number
   side: number
@@ -99,7 +102,7 @@ export async function runForkRoute(configuration: Configuration, key: string, sl
   const priorKey = process.env[KEY_ENV]
   process.env[KEY_ENV] = 'bench-dummy-key'
   const problems = emulator.problems
-  const run: ForkRun = { key, forkFirst: 0, freshFirst: 0, parentAfterFork: 0, parentAfterFresh: 0, side: 0, parentAfterSide: 0, problems }
+  const run: ForkRun = { key, forkFirst: 0, freshFirst: 0, forkFirstTokens: 0, freshFirstTokens: 0, parentAfterFork: 0, parentAfterFresh: 0, side: 0, parentAfterSide: 0, problems }
   const names = TOOL_GROUPS.flatMap((group) => group.tools.map((tool) => tool.name))
   const life = await boot({ ...configuration, key: `fork_${key}` }, emulator.origin, root, TOOL_GROUPS, names)
   // the harness offers the agent tool by default; a spine that does not yet, offers it here (the loop's own tool)
@@ -125,9 +128,11 @@ export async function runForkRoute(configuration: Configuration, key: string, sl
       // requests, then the parent's next request with the child's text as the tool result
       const forked = await turn(`/call agent ${JSON.stringify(FORK_CALL)}`)
       run.forkFirst = share(forked[1])
+      run.forkFirstTokens = forked[1]?.usage.cacheReadTokens ?? 0
       run.parentAfterFork = share(forked.at(-1))
       const fresh = await turn(`/call agent ${JSON.stringify(FRESH_CALL)}`)
       run.freshFirst = share(fresh[1])
+      run.freshFirstTokens = fresh[1]?.usage.cacheReadTokens ?? 0
       run.parentAfterFresh = share(fresh.at(-1))
       if (forked.length < 3 || fresh.length < 3) problems.push(`${key}: the agent tool ran no child (requests per fork turn: ${forked.length}, ${fresh.length})`)
     } else {
@@ -137,9 +142,14 @@ export async function runForkRoute(configuration: Configuration, key: string, sl
         await forkOf(life.agent, problems)?.(call)
         return answered.slice(start)
       }
-      run.forkFirst = share((await child({ mode: 'fork', ...FORK_CALL }))[0])
+      const forked = (await child({ mode: 'fork', ...FORK_CALL }))[0]
+      run.forkFirst = share(forked)
+      run.forkFirstTokens = forked?.usage.cacheReadTokens ?? 0
       run.parentAfterFork = share((await turn('Go on.'))[0])
-      run.freshFirst = share((await child(FRESH_CALL))[0])
+      // the primitive takes a fresh child's own persona (the agent tool does not)
+      const fresh = (await child({ ...FRESH_CALL, persona: 'You review one file at a time, briefly.' }))[0]
+      run.freshFirst = share(fresh)
+      run.freshFirstTokens = fresh?.usage.cacheReadTokens ?? 0
       run.parentAfterFresh = share((await turn('And then?'))[0])
     }
     const start = answered.length
@@ -203,6 +213,8 @@ function keysOf(runs: readonly ForkRun[]): Record<string, number> {
     Object.assign(results, {
       [`cache_share_fork_first_request_${run.key}`]: run.forkFirst,
       [`cache_share_fresh_first_request_${run.key}`]: run.freshFirst,
+      [`cache_read_tokens_fork_first_request_${run.key}`]: run.forkFirstTokens,
+      [`cache_read_tokens_fresh_first_request_${run.key}`]: run.freshFirstTokens,
       [`cache_share_parent_after_fork_${run.key}`]: run.parentAfterFork,
       [`cache_share_parent_after_fresh_${run.key}`]: run.parentAfterFresh,
       [`cache_share_side_question_${run.key}`]: run.side,
