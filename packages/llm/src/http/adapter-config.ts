@@ -25,7 +25,7 @@ import { resolveAffinity, type ModelAffinity } from './affinity.ts'
  * context window and the cache lifetime its requests ask for.
  */
 export type HttpModelEntry = string | {
-  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean; diagnostics?: boolean
   /** Overrides the profile's price of the model key by key (`ModelPrice`, USD per million tokens). */
   price?: Partial<ModelPrice>
   affinity?: ModelAffinity
@@ -46,6 +46,8 @@ export interface HttpModel {
   notice?: string
   /** The local engine's slot or session field the requests pin by (`ModelAffinity`), when the entry names one. */
   affinity?: ModelAffinity
+  /** Set when the requests ask the provider for its cache verdict (Anthropic's cache diagnostics; the anthropic profile only, on unless the entry says `diagnostics: false`). */
+  diagnostics?: true
 }
 
 /** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
@@ -114,6 +116,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         // union, so an entry without it stays without it (a bare object schema would fill in {})
         affinity: (Schema.union([Schema.object({ field: Schema.string(), slots: Schema.number() })]) as unknown as Schema<ModelAffinity>)
           .description('generic profile, local engines: the request field that pins a session line — { field: id_slot, slots: N } (llama.cpp), { field: session_id } (SGLang), { field: cache_salt } (vLLM).'),
+        diagnostics: Schema.boolean().description('anthropic profile: whether the requests ask for the provider\'s cache verdict (diagnostics.previous_message_id); default true.'),
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -167,7 +170,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own, price: priceInput, affinity: pin } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, provider: own, price: priceInput, affinity: pin } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -197,6 +200,10 @@ function resolveModels(
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
+    if (diagnostics !== undefined && typeof diagnostics !== 'boolean') throw invalid(`model ${quote(id)} has diagnostics ${quote(diagnostics)}; it must be true or false`)
+    if (diagnostics === true && profile.id !== 'anthropic') {
+      throw invalid(`model ${quote(id)} has diagnostics true, but the ${profile.id} profile's provider documents no cache diagnostics; only entries on the anthropic profile take the key`)
+    }
     let price: ModelPrice | undefined
     try {
       price = entryPrice(priceInput, listedPrice(profile.prices, id))
@@ -205,7 +212,11 @@ function resolveModels(
     }
     const affinity = resolveAffinity(id, pin, profile, defaults.affinity === true, defaults.owner, invalid)
     seen.add(id)
-    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...affinity && { affinity } }
+    const asks = profile.id === 'anthropic' && diagnostics !== false
+    return {
+      id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice },
+      ...asks && { diagnostics: true as const }, ...affinity && { affinity },
+    }
   })
 }
 
