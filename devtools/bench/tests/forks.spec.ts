@@ -14,13 +14,16 @@ describe('bench:cache forks', () => {
     expect(run.side).toBeGreaterThanOrEqual(0.95)
   })
 
-  it('on a llama.cpp server a fresh child evicts its parent from a lone slot, and not with two slots and id_slot', { timeout: 120_000 }, async () => {
-    const [one, two] = LOCAL_ROUTES
+  it('on a llama.cpp server a fresh child evicts its parent from a lone slot, and from two left to the server\'s pick, not with id_slot', { timeout: 120_000 }, async () => {
+    const [one, two, free] = LOCAL_ROUTES
     const lone = await runForkRoute(one!, one!.key, 1)
     const pinned = await runForkRoute(two!, two!.key, 2)
-    expect([...lone.problems, ...pinned.problems]).toEqual([])
+    const picked = await runForkRoute(free!, free!.key, 2)
+    expect([...lone.problems, ...pinned.problems, ...picked.problems]).toEqual([])
     expect(pinned.parentAfterFresh).toBeGreaterThanOrEqual(0.95)
     expect(lone.parentAfterFresh).toBeLessThan(0.95)
+    // the fresh child shares the tool block with the parent's slot, so the server's own pick is that slot
+    expect(picked.parentAfterFresh).toBeLessThan(0.95)
     // the fork child shares its parent's slot in both
     expect(pinned.forkFirst).toBeGreaterThanOrEqual(0.95)
   })

@@ -29,12 +29,16 @@ export const FORK_ROUTES: Record<string, string> = {
   dashscope: 'dashscope_markers',
 }
 
-/** The same scenario on an emulated llama.cpp server: one slot and no affinity, then two slots and `id_slot`. */
+/**
+ * The same scenario on an emulated llama.cpp server: one slot and no affinity, two slots and `id_slot`, and two
+ * slots left to the server's own pick (the slot sharing the most with the request).
+ */
 export const LOCAL_ROUTES: Configuration[] = [
   { key: 'llamacpp_one_slot', label: 'llama.cpp, -np 1, no affinity', wire: 'chat-completions', route: '/llamacpp' },
   { key: 'llamacpp_two_slots', label: 'llama.cpp, -np 2, affinity id_slot', wire: 'chat-completions', route: '/llamacpp', entry: { affinity: { field: 'id_slot', slots: 2 } } },
+  { key: 'llamacpp_two_slots_no_affinity', label: 'llama.cpp, -np 2, no affinity', wire: 'chat-completions', route: '/llamacpp' },
 ]
-const SLOTS: Record<string, number> = { llamacpp_one_slot: 1, llamacpp_two_slots: 2 }
+const SLOTS: Record<string, number> = { llamacpp_one_slot: 1, llamacpp_two_slots: 2, llamacpp_two_slots_no_affinity: 2 }
 
 /** One answered request: whose it was (its session line's id when it has one, else its last user text) and its usage. */
 interface Answered {
