@@ -2,6 +2,7 @@ import { CLIENT_SCRIPT } from './client.ts'
 import type { SessionView } from './model.ts'
 import { encodePayload, escapeHtml, scriptSafeJson } from './payload.ts'
 import { PAGE_STYLE } from './style.ts'
+import { keepaliveLine } from './keepalive.ts'
 
 // Nothing may leave the page: no fetches, frames, fonts or images from anywhere, inline code only.
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -27,7 +28,8 @@ export function renderPage(view: SessionView): string {
   <div class="figures" id="figures"></div>
   <div class="causes" id="causes"></div>
   <div class="breaks-list" id="breaks-list"></div>
-  <div class="note" id="notes"></div>
+  <div class="note" id="notes"></div>${view.keepalive ? `
+  <div class="note" id="keepalive">${escapeHtml(keepaliveLine(view.keepalive))}</div>` : ''}
 </header>
 <main>
   <section class="timeline">

@@ -19,6 +19,7 @@ import {
 } from './config.ts'
 import { HttpAdapterError } from './error.ts'
 import { resolveAffinity, type ModelAffinity } from './affinity.ts'
+import { keepaliveSchema, resolveKeepalive, type KeepaliveEntry } from './keepalive-config.ts'
 
 /**
  * A model as configured: its id alone, or with its provider profile, how its route takes tool changes, its
@@ -28,6 +29,7 @@ export type HttpModelEntry = string | {
   id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean; diagnostics?: boolean
   /** Overrides the profile's price of the model key by key (`ModelPrice`, USD per million tokens). */
   price?: Partial<ModelPrice>
+  keepalive?: KeepaliveEntry
   affinity?: ModelAffinity
 }
 
@@ -117,6 +119,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         affinity: (Schema.union([Schema.object({ field: Schema.string(), slots: Schema.number() })]) as unknown as Schema<ModelAffinity>)
           .description('generic profile, local engines: the request field that pins a session line — { field: id_slot, slots: N } (llama.cpp), { field: session_id } (SGLang), { field: cache_salt } (vLLM).'),
         diagnostics: Schema.boolean().description('anthropic profile: whether the requests ask for the provider\'s cache verdict (diagnostics.previous_message_id); default true.'),
+        keepalive: keepaliveSchema,
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -170,7 +173,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, provider: own, price: priceInput, affinity: pin } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, keepalive, provider: own, price: priceInput, affinity: pin } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -213,10 +216,9 @@ function resolveModels(
     const affinity = resolveAffinity(id, pin, profile, defaults.affinity === true, defaults.owner, invalid)
     seen.add(id)
     const asks = profile.id === 'anthropic' && diagnostics !== false
-    return {
-      id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice },
-      ...asks && { diagnostics: true as const }, ...affinity && { affinity },
-    }
+    const kept = resolveKeepalive(keepalive, id, cache, price !== undefined, invalid)
+    if (kept) cache = { ...cache, keepalive: kept }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...asks && { diagnostics: true as const }, ...affinity && { affinity } }
   })
 }
 
