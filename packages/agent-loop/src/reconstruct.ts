@@ -1,5 +1,8 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
-import type { GenerateOptions, LlmRoute } from 'dsh-llm'
+import type { GenerateOptions } from 'dsh-llm'
+import type LlmRuntime from 'dsh-llm'
+
+type LlmRoute = ReturnType<LlmRuntime['route']>
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 import { previousResponseId } from './verdict-event.ts'
 
