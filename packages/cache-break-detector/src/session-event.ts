@@ -40,5 +40,7 @@ export const PROMPT_CACHE_EVENTS = defineEvents({
     profile: optional(Schema.string()),
     predictedCacheReadTokens: optional(figure),
     ttlMs: optional(figure),
+    forkParent: optional(Schema.string()),
+    forkMode: optional(Schema.string()),
   }, { open: true }),
 })
