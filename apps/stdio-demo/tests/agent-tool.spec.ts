@@ -2,7 +2,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { run, tempDir } from './setup.ts'
+import { App, run, tempDir } from './setup.ts'
 
 const SHIPPED = fileURLToPath(new URL('../cordis.yml', import.meta.url))
 
@@ -44,5 +44,43 @@ describe('the agent tool through the shipped app file', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' })
     expect(result.stdout).toMatch(/^3 tools in request order:\n1\. get_time/)
     expect(result.stdout).not.toContain('agent')
+  })
+
+  it('the parent process killed while a child runs: the next open balances both logs', { timeout: 60_000 }, async () => {
+    const dir = await tempDir('dsh-agent-kill-')
+    const script = join(dir, 'script.json')
+    await writeFile(script, JSON.stringify({ responses: [
+      { toolCalls: [{ name: 'agent', arguments: { instruction: 'take your time', description: 'a slow child' } }] },
+      { text: 'too late', delayMs: 60_000 },
+    ] }))
+    const app = (model: string) => [
+      `- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, scripted: false } }`,
+      `- { id: model, name: dsh-llm-scripted, config: { models: [scripted-echo]${model} } }`,
+    ].join('\n')
+    await writeFile(join(dir, 'slow.yml'), app(`, script: ${JSON.stringify(script)}`))
+    await writeFile(join(dir, 'echo.yml'), app(''))
+    const sessions = join(dir, 'sessions')
+    const running = new App([join(dir, 'slow.yml')])
+    running.send('go')
+    let parent = ''
+    await running.until(() => running.stderr.includes('→ agent'), 'calling the agent tool')
+    for (;;) {
+      const names = (await readdir(sessions)).filter((name) => name.endsWith('~1.jsonl'))
+      parent = names[0]?.slice(0, -'~1.jsonl'.length) ?? ''
+      if (parent && (await readFile(join(sessions, names[0]!), 'utf8')).includes('"take your time"')) break
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await running.stop('SIGKILL')
+    const open = (events: { type: string }[]) => events.filter((event) => event.type === 'turn/start').length - events.filter((event) => event.type === 'turn/end').length
+    expect([open(await log(sessions, parent)), open(await log(sessions, `${parent}~1`))]).toEqual([1, 1])
+
+    const next = await run([join(dir, 'echo.yml'), '--resume', parent], 'hi\n')
+    expect(next).toMatchObject({ code: 0, stdout: 'echo: hi\n' })
+    const [parentLog, childLog] = [await log(sessions, parent), await log(sessions, `${parent}~1`)]
+    expect([open(parentLog), open(childLog)]).toEqual([0, 0])
+    expect(parentLog.find((event) => event.type === 'tool/result')!.data).toMatchObject({ name: 'agent', isError: true })
+    expect(childLog.at(-1)).toMatchObject({
+      type: 'turn/end', data: { reason: 'error', error: { message: 'the turn was interrupted before it ended (the parent process stopped while this child ran)' } },
+    })
   })
 })
