@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { describeValue, listNames, quote } from 'dsh-core'
-import type { Session, SessionEventMap, TurnEndReason } from 'dsh-session'
+import type { Session, TurnEndReason } from 'dsh-session'
 import { AgentLoopError } from './errors.ts'
 import { estimateFill, estimateTokens } from './fill.ts'
 import { appendCopy, eventsAsItStands, historyCopy } from './fork-seed.ts'
@@ -9,7 +9,7 @@ import type { Turn } from './turn.ts'
 import type { AgentSettings, PromptOptions } from './types.ts'
 
 /** How a child starts: `fork` on the parent's prefix, `fresh` on its own, `side` a fork that answers outside the parent's history. */
-export type ForkMode = SessionEventMap['fork/child']['mode']
+export type ForkMode = 'fork' | 'fresh' | 'side'
 
 const MODES: readonly ForkMode[] = ['fork', 'fresh', 'side']
 
