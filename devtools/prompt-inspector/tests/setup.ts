@@ -75,7 +75,8 @@ export async function recordSession(options: {
   between?: ((ctx: Context) => void)[]
 }) {
   const ctx = new Context()
-  const spine = await ctx.plugin(AgentSpine, { persistenceRoot: options.root, ...options.spine } as any)
+  // without the harness's agent tool, as spineEntry: these sessions place their own tools
+  const spine = await ctx.plugin(AgentSpine, { persistenceRoot: options.root, agentTool: false, ...options.spine } as any)
   const tools = await ctx.plugin(ToolsStatic, {
     tools: options.tools.map((tool) => ({ description: `${tool.name} things.`, delayMs: 0, ...tool })),
   } as any)
