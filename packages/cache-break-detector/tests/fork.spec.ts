@@ -17,11 +17,16 @@ async function parent(read: number) {
 }
 
 describe('a child agent\'s first request', () => {
-  it('on the parent\'s prefix is judged against the parent\'s last request: a kept read is no break', async () => {
+  it('on the parent\'s prefix is judged against the parent\'s last request: a kept read is no break, a lost one is an ordinary break', async () => {
     const s = await parent(9000)
     s.model.queue({ read: 9500 })
     await s.agent.fork({ mode: 'fork', instruction: 'go on', description: 'a fork' })
     expect(s.live).toEqual([])
+    s.model.queue({ read: 0 })
+    await s.agent.fork({ mode: 'fork', instruction: 'again', description: 'another fork' })
+    expect(s.live.map(({ agent, info }) => [agent.id, info.reason, info.previousCacheReadTokens, info.forkParent])).toEqual([
+      ['p~2', 'likely_provider_ttl_or_eviction', 9000, undefined],
+    ])
   })
 
   it('on a fresh persona says fork_prefix_not_shared, with the change behind it, whatever the read', async () => {
