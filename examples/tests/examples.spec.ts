@@ -10,11 +10,14 @@ import { EXAMPLES, bin, runBin, startRemoteStub } from './run.ts'
 
 const KEY = { DEEPSEEK_API_KEY: 'sk-example-not-a-real-key' }
 
+/** The harness's `agent` tool in a `/tools` listing (on by default), its long description shortened to `…`. */
+const short = (stdout: string) => stdout.replace(/^(\d+)\. agent — Runs a child agent on a task[^\n]*$/m, '$1. agent — …')
+
 describe('every app file of the READMEs, booted as written (examples/)', () => {
   it('app-file.yml: the stdio demo with two static tools', async () => {
     const exit = await runBin('dsh-stdio-demo', ['app-file.yml'], '/tools\nhello\n')
     expect(exit).toMatchObject({ code: 0, stderr: '' })
-    expect(exit.stdout).toBe('2 tools in request order:\n1. list_dir — List a folder.\n2. read_file — Read a file.\necho: hello\n')
+    expect(short(exit.stdout)).toBe('3 tools in request order:\n1. agent — …\n2. list_dir — List a folder.\n3. read_file — Read a file.\necho: hello\n')
   })
 
   it('mcp.yml: three MCP servers by name, two of them real packages next to the file, under its permission policy', { timeout: 60_000 }, async () => {
@@ -48,7 +51,8 @@ describe('every app file of the READMEs, booted as written (examples/)', () => {
 
   it('real-model.yml: boots with the key in the environment (the model is not called)', async () => {
     const exit = await runBin('dsh-stdio-demo', ['real-model.yml'], '/tools\n', KEY)
-    expect(exit).toMatchObject({ code: 0, stdout: 'no tools\n', stderr: '' })
+    expect(exit).toMatchObject({ code: 0, stderr: '' })
+    expect(short(exit.stdout)).toBe('1 tool in request order:\n1. agent — …\n')
   })
 
   it('local-engine.yml: boots with its slot affinity on the generic profile (the local server is not called)', async () => {
@@ -59,13 +63,13 @@ describe('every app file of the READMEs, booted as written (examples/)', () => {
   it('tools-static.yml: delayed, deferred and after-ready tools', async () => {
     const exit = await runBin('dsh-stdio-demo', ['tools-static.yml'], '/tools\n')
     expect(exit).toMatchObject({ code: 0, stderr: '' })
-    expect(exit.stdout).toBe('2 tools in request order:\n1. apply_patch — Apply a patch.\n2. read_file — Read a file.\n')
+    expect(short(exit.stdout)).toBe('3 tools in request order:\n1. agent — …\n2. apply_patch — Apply a patch.\n3. read_file — Read a file.\n')
   })
 
   it('agent-spine.yml: the bundle alone, with toolOrder placing its tools (dsh-prompt inspect)', async () => {
     const exit = await runBin('dsh-prompt', ['inspect', 'agent-spine.yml'])
     expect(exit.code).toBe(0)
-    expect(exit.stdout.match(/^ {2}\d+\. \S+/gm)).toEqual(['  1. read_file', '  2. grep', '  3. write_file'])
+    expect(exit.stdout.match(/^ {2}\d+\. \S+/gm)).toEqual(['  1. read_file', '  2. agent', '  3. grep', '  4. write_file'])
     expect(exit.stdout).toContain('You review TypeScript changes.')
   })
 
@@ -136,7 +140,7 @@ describe('plugin names in an app file outside this folder', () => {
     await writeFile(join(dir, 'app.yml'), '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }\n- { id: mine, name: some-dsh-plugin }\n')
     const exit = await runBin('dsh-stdio-demo', [join(dir, 'app.yml')], '/tools\n/call installed_tool {}\n')
     expect(exit).toMatchObject({ code: 0, stderr: '→ installed_tool {}\n← hi\n' })
-    expect(exit.stdout).toBe('1 tool in request order:\n1. installed_tool — From next to the app file.\ntool installed_tool returned: hi\n')
+    expect(short(exit.stdout)).toBe('2 tools in request order:\n1. agent — …\n2. installed_tool — From next to the app file.\ntool installed_tool returned: hi\n')
   })
 
   it('imports a plugin folder with a package.json named by a relative path', { timeout: 30_000 }, async () => {
@@ -146,6 +150,7 @@ describe('plugin names in an app file outside this folder', () => {
     await writeFile(join(dir, 'my-plugin', 'plugin.js'), "export const inject = ['tools']\nexport function apply(ctx) { ctx.tools.register({ name: 'folder_tool', description: 'From a folder.', parameters: { type: 'object' }, execute: () => 'ok' }) }\n")
     await writeFile(join(dir, 'app.yml'), '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions } }\n- { id: mine, name: ./my-plugin }\n')
     const exit = await runBin('dsh-stdio-demo', [join(dir, 'app.yml')], '/tools\n')
-    expect(exit).toMatchObject({ code: 0, stdout: '1 tool in request order:\n1. folder_tool — From a folder.\n' })
+    expect(exit).toMatchObject({ code: 0 })
+    expect(short(exit.stdout)).toBe('2 tools in request order:\n1. agent — …\n2. folder_tool — From a folder.\n')
   })
 })

@@ -46,7 +46,7 @@ describe('MCP server failures over ACP', () => {
     await prompt(driven, sessionId, '/call mcp__ghost__read_graph {}')
     const result = updatesOf(driven, sessionId).find((update) => update.sessionUpdate === 'tool_call_update')!
     expect(result.status).toBe('failed')
-    expect(result.rawOutput).toBe(`unknown tool "mcp__ghost__read_graph": its source is down (${line}); its tools come back when it reconnects; available tools: lookup, zeta`)
+    expect(result.rawOutput).toBe(`unknown tool "mcp__ghost__read_graph": its source is down (${line}); its tools come back when it reconnects; available tools: agent, lookup, zeta`)
     // one notice per outage: the retries say nothing more
     expect(updatesOf(driven, sessionId).filter((update) => update.content?.text?.startsWith('(MCP server'))).toHaveLength(1)
   })

@@ -44,7 +44,7 @@ describe('readiness over ACP', () => {
     expect(messageText(driven.updates, sessionId)).toBe('echo: hello')
     const events = await sessionEvents(dir, sessionId)
     checkBalanced(events)
-    expect(events.filter((event) => event.type === 'request/header').map(toolNames)).toEqual([['lookup', 'slow_search', 'zeta']])
+    expect(events.filter((event) => event.type === 'request/header').map(toolNames)).toEqual([['agent', 'lookup', 'slow_search', 'zeta']])
     expect(driven.stderr()).toBe('')
   })
 
@@ -66,7 +66,7 @@ describe('readiness over ACP', () => {
     const sessionId = await open(driven, dir)
     expect((await prompt(driven, sessionId, 'hello')).stopReason).toBe('end_turn')
     const headers = (await sessionEvents(dir, sessionId)).filter((event) => event.type === 'request/header')
-    expect(headers.map(toolNames)).toEqual([['lookup', 'zeta']])
+    expect(headers.map(toolNames)).toEqual([['agent', 'lookup', 'zeta']])
     await until(() => driven.stderr().includes('\n') || undefined, 'the warning')
     expect(driven.stderr()).toBe('[warn] app-boot: startup timeout of 800 ms passed; serving without the entry still starting: '
       + '"slow-source" (dsh-tools-static); it joins when it is up (DSH_STARTUP_TIMEOUT_MS sets the timeout)\n')

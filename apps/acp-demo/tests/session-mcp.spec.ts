@@ -77,13 +77,13 @@ describe('MCP servers passed in session/new', () => {
 
     expect((await read(b, folderA)).stopReason).toBe('end_turn')
     expect(toolOutputs(driven, b)).toEqual([expect.objectContaining({
-      status: 'failed', rawOutput: expect.stringMatching(/^unknown tool "mcp__filesystem__read_text_file"; available tools: lookup, zeta$/),
+      status: 'failed', rawOutput: expect.stringMatching(/^unknown tool "mcp__filesystem__read_text_file"; available tools: agent, lookup, zeta$/),
     })])
     const [headerA] = await headers(dir, a)
     const [headerB] = await headers(dir, b)
     expect(toolNames(headerA!)).toContain('mcp__filesystem__read_text_file')
     expect(toolNames(headerA!)).toEqual([...toolNames(headerA!)].sort())
-    expect(toolNames(headerB!)).toEqual(['lookup', 'zeta'])
+    expect(toolNames(headerB!)).toEqual(['agent', 'lookup', 'zeta'])
     for (const session of [a, b, c]) checkBalanced(await sessionEvents(dir, session))
     expect(await driven.stop()).toBe(0)
     expect(driven.stderr()).toBe('')
@@ -96,7 +96,7 @@ describe('MCP servers passed in session/new', () => {
       const session = await newSession(driven, [{ type: 'http', name: 'remote', url: http.url, headers: [{ name: 'X-Token', value: 'abc' }] }])
       expect((await prompt(driven, session, '/call mcp__remote__echo {"text":"hi"}')).stopReason).toBe('end_turn')
       expect(messageText(driven.updates, session)).toBe('tool mcp__remote__echo returned: http echo: hi')
-      expect(toolNames((await headers(dir, session))[0]!)).toEqual(['lookup', 'mcp__remote__echo', 'zeta'])
+      expect(toolNames((await headers(dir, session))[0]!)).toEqual(['agent', 'lookup', 'mcp__remote__echo', 'zeta'])
       expect(http.headersSeen.length).toBeGreaterThan(0)
       expect(new Set(http.headersSeen)).toEqual(new Set(['abc']))
       expect(await driven.stop()).toBe(0)
@@ -114,7 +114,7 @@ describe('MCP servers passed in session/new', () => {
     expect((await prompt(driven, session, '/call mcp__slow__ping {}')).stopReason).toBe('end_turn')
     expect(messageText(driven.updates, session)).toBe('tool mcp__slow__ping returned: ping called with {}')
     const logged = await headers(dir, session)
-    expect(logged.map(toolNames)).toEqual([['lookup', 'mcp__slow__ping', 'zeta']])
+    expect(logged.map(toolNames)).toEqual([['agent', 'lookup', 'mcp__slow__ping', 'zeta']])
     const { pid } = JSON.parse((await readFile(events, 'utf8')).split('\n')[0]!)
     expect(alive(pid)).toBe(true)
     expect(await driven.stop()).toBe(0)
@@ -135,7 +135,7 @@ describe('MCP servers passed in session/new', () => {
     }, 'the late server\'s tools', 15_000)
     const logged = await headers(dir, session)
     expect(logged.map((event) => event.data.reason)).toEqual(['initial', 'change'])
-    expect(toolNames(logged[1]!)).toEqual(['lookup', 'mcp__late__ping', 'mcp__late__slowly', 'zeta'])
+    expect(toolNames(logged[1]!)).toEqual(['agent', 'lookup', 'mcp__late__ping', 'mcp__late__slowly', 'zeta'])
     const messages = (await sessionEvents(dir, session)).filter((event) => event.type === 'developer/message')
     expect(messages.map((event) => event.data.added)).toEqual([['mcp__late__ping', 'mcp__late__slowly']])
     await prompt(driven, session, '/call mcp__late__slowly {}')

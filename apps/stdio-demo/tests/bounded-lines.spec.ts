@@ -8,7 +8,7 @@ describe('list-of-names messages through the bin stay one line of at most 4 KiB'
     const names = Array.from({ length: 10_000 }, (_, index) => `unknown_tool_${index}`)
     const { file } = await writeApp(appYaml({ toolOrder: [...names, '<unlisted-tools>'] }, [{ name: 'get_time' }]))
     const exit = await run([file], 'hello\nagain\n')
-    expectEveryTurnFailed(exit, 2, /^error: toolOrder lists unregistered tools "unknown_tool_0", .*, … and \d+ more; known tools: get_time$/)
+    expectEveryTurnFailed(exit, 2, /^error: toolOrder lists unregistered tools "unknown_tool_0", .*, … and \d+ more; known tools: agent, get_time$/)
     const line = exit.stderr.split('\n')[0]!
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(LINE_MAX_BYTES)
     const shown = (line.match(/"unknown_tool_\d+"/g) ?? []).length

@@ -5,10 +5,11 @@ async function lateToolRun(env: Record<string, string>): Promise<string> {
   const { file } = await writeApp(appYaml({}, [{ name: 'early' }, { name: 'late', delayMs: 1500 }, { name: 'later', delayMs: 1500 }]))
   // the first turn goes out at a short startup timeout, so the late tools join mid-session; logs stay quiet
   const app = new App([file], { env: { DSH_STARTUP_TIMEOUT_MS: '300', DSH_LOG_LEVEL: 'error', ...env } })
-  await app.waitForTools(1)
+  // early and the harness's agent tool
+  await app.waitForTools(2)
   app.send('one')
   expect(await app.nextLine()).toBe('echo: one')
-  await app.waitForTools(3)
+  await app.waitForTools(4)
   app.send('two')
   expect(await app.nextLine()).toBe('echo: two')
   const { code, stderr } = await app.finish()

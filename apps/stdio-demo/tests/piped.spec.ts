@@ -32,10 +32,11 @@ describe('piped stdin', () => {
   it('prints /tools in request order and /prompt as the request carries it', async () => {
     const { file, sessions } = await writeApp(appYaml({ persona: 'Be brief.' }, [{ name: 'zeta' }, { name: 'alpha' }]))
     const app = new App([file])
-    await app.waitForTools(2)
+    // the harness's agent tool is in every prefix by default (agentTool: false leaves it out)
+    await app.waitForTools(3)
     app.send('/tools')
-    expect([await app.nextLine(), await app.nextLine(), await app.nextLine()])
-      .toEqual(['2 tools in request order:', '1. alpha — The alpha tool.', '2. zeta — The zeta tool.'])
+    expect([await app.nextLine(), (await app.nextLine()).slice(0, 29), await app.nextLine(), await app.nextLine()])
+      .toEqual(['3 tools in request order:', '1. agent — Runs a child agent', '2. alpha — The alpha tool.', '3. zeta — The zeta tool.'])
     app.send('/prompt')
     app.send('hello')
     const { code, stdout } = await app.finish()
@@ -71,7 +72,7 @@ describe('piped stdin', () => {
     const app = new App([file])
     app.send('hello')
     await app.until(() => app.stderr.includes('\n'), 'reporting the failed turn')
-    const failure = 'error: toolOrder lists unregistered tool "web_search"; known tools: read_file\n'
+    const failure = 'error: toolOrder lists unregistered tool "web_search"; known tools: agent, read_file\n'
     expect(app.stderr).toBe(failure)
     app.send('/tools')
     await app.until(() => app.stderr.length > failure.length && app.stderr.endsWith('\n'), 'reporting the failed /tools')
@@ -87,9 +88,9 @@ describe('piped stdin', () => {
     const firstTurn = events.slice(0, events.findIndex((event) => event.type === 'turn/end') + 1)
     expect(firstTurn.map((event) => event.type)).toEqual(['turn/start', 'user/message', 'turn/end'])
     expect(firstTurn[2].data).toEqual({
-      turn: 1, reason: 'error', error: { message: 'toolOrder lists unregistered tool "web_search"; known tools: read_file' },
+      turn: 1, reason: 'error', error: { message: 'toolOrder lists unregistered tool "web_search"; known tools: agent, read_file' },
     })
-    expect(headers(events).map((data) => data.header.tools.map((tool: any) => tool.name))).toEqual([['web_search', 'read_file']])
+    expect(headers(events).map((data) => data.header.tools.map((tool: any) => tool.name))).toEqual([['web_search', 'agent', 'read_file']])
   })
 
   it('logs a refused late registration as one stderr line, without a stack, and keeps serving', async () => {

@@ -43,7 +43,7 @@ describe('the app plugin', () => {
     const ctx = await load({ persona: 'Work in {{cwd}}.', cwd: '/srv/demo' })
     await ctx.plugin(ToolsStatic, { tools: [{ name: 'zeta', description: 'Z.' }, { name: 'alpha', description: 'A.' }] } as any)
     const agent = await ctx.stdioDemo.harness.openAgent()
-    expect((await ctx.stdioDemo.harness.tools(agent)).map((tool) => tool.name)).toEqual(['alpha', 'zeta'])
+    expect((await ctx.stdioDemo.harness.tools(agent)).map((tool) => tool.name)).toEqual(['agent', 'alpha', 'zeta'])
     const prompt = await ctx.stdioDemo.harness.systemPrompt(agent)
     expect(prompt).toMatch(/Work in \/srv\/demo\.$/)
     await agent.prompt('hi')

@@ -69,7 +69,7 @@ describe('the stdio front door on a PostgreSQL session store', { timeout: 120_00
     const continued = await events(schema, older!)
     expect(turns(continued)).toEqual([1, 2, 3])
     expect(headerReasons(continued)).toEqual(['initial', 'resume'])
-    expect(continued.findLast((event) => event.type === 'request/header')!.data.header.tools.map((tool: { name: string }) => tool.name)).toEqual(['get_time'])
+    expect(continued.findLast((event) => event.type === 'request/header')!.data.header.tools.map((tool: { name: string }) => tool.name)).toEqual(['agent', 'get_time'])
 
     // everything went to the database: no JSONL folder appeared
     expect(existsSync(join(dir, 'sessions'))).toBe(false)

@@ -31,7 +31,7 @@ describe('the startup barrier behind the terminal front door', () => {
     const result = await run([file], 'hello\n')
     expect(result).toMatchObject({ code: 0, stdout: 'echo: hello\n', stderr: '' })
     const logged = headers(await sessionEvents(sessions))
-    expect(logged.map((data) => data.header.tools.map((tool: { name: string }) => tool.name))).toEqual([['fast', 'now', 'slow']])
+    expect(logged.map((data) => data.header.tools.map((tool: { name: string }) => tool.name))).toEqual([['agent', 'fast', 'now', 'slow']])
   })
 
   it('makes the README race recipe hold: swapped delays give byte-identical, non-empty headers, with and without toolOrder', async () => {
@@ -45,9 +45,9 @@ describe('the startup barrier behind the terminal front door', () => {
     for (const { headers } of runs) expect(headers).toHaveLength(1)
     const names = (line: string) => JSON.parse(line).header.tools.map((tool: { name: string }) => tool.name)
     expect(runs[1].headers[0]).toBe(runs[0].headers[0])
-    expect(names(runs[0].headers[0])).toEqual(['list_dir', 'read_file'])
+    expect(names(runs[0].headers[0])).toEqual(['agent', 'list_dir', 'read_file'])
     expect(runs[3].headers[0]).toBe(runs[2].headers[0])
-    expect(names(runs[2].headers[0])).toEqual(['read_file', 'list_dir'])
+    expect(names(runs[2].headers[0])).toEqual(['read_file', 'list_dir', 'agent'])
   })
 
   it('at the startup timeout serves without a slow source, which then joins as a mid-session addition', async () => {
@@ -65,7 +65,7 @@ describe('the startup barrier behind the terminal front door', () => {
     expect(stdout).toBe('echo: hello\necho: again\n')
     const events = await sessionEvents(sessions)
     expect(headers(events).map((data) => [data.reason, data.header.tools.map((tool: { name: string }) => tool.name)]))
-      .toEqual([['initial', ['fast_tool']], ['change', ['fast_tool', 'slow_tool']]])
+      .toEqual([['initial', ['agent', 'fast_tool']], ['change', ['agent', 'fast_tool', 'slow_tool']]])
     const developer = events.filter((event) => event.type === 'developer/message')
     expect(developer.map((event) => [event.data.added, event.data.removed])).toEqual([[['slow_tool'], []]])
   })

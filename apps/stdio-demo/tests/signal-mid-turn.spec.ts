@@ -22,7 +22,8 @@ describe('a signal while a piped turn runs a tool', () => {
       `- { id: mcp, name: ${JSON.stringify(TOOLS_MCP)}, config: { servers: { s: ${JSON.stringify(server)} } } }`,
     ].join('\n'))
     const app = new App([file], { env: { LANG: 'en_US.UTF-8', LC_ALL: '', LC_MESSAGES: '' } })
-    await app.waitForTools(1)
+    // the MCP server's tool and the harness's agent tool
+    await app.waitForTools(2)
     app.send('/call mcp__s__slow {}')
     app.send('a line read before the signal')
     await until(async () => (await readFile(calls, 'utf8').catch(() => '')).includes('call'))

@@ -22,7 +22,7 @@ describeOnTerminal('the REPL on a terminal', () => {
     }
     await ask('hello', 'first answer')
     await ask('use a tool', '→ get_time {}', '← noon', 'after the tool')
-    await ask('/tools', '1 tool in request order:', '1. get_time — Time.')
+    await ask('/tools', '2 tools in request order:', '1. agent — Runs a child agent', '2. get_time — Time.')
     await ask('wait', 'wait')
     await new Promise((resolve) => setTimeout(resolve, 300))
     type('\x03')
@@ -51,7 +51,7 @@ describeOnTerminal('the REPL on a terminal', () => {
       'model: scripted-echo · /help for commands',
     ])
     type('/tools\r')
-    await until('1. get_time')
+    await until('2. get_time')
     type('/exit\r')
     expect(await exited).toBe(0)
   })

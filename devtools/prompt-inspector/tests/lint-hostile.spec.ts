@@ -8,7 +8,7 @@ const LINE_MAX_BYTES = 4096
 const READ_FILE = staticEntry('tools', [{ name: 'read_file' }])
 /** The spine (scripted-echo, a 128,000-token window), sessions in `root`, and `config`. */
 const spine = (root: string, config: Record<string, unknown> = {}) => ({
-  id: 'spine', name: 'dsh-harness', config: { persistenceRoot: join(root, 'sessions'), cwd: '/srv/project', persona: 'You review code.', ...config },
+  id: 'spine', name: 'dsh-harness', config: { persistenceRoot: join(root, 'sessions'), cwd: '/srv/project', persona: 'You review code.', agentTool: false, ...config },
 })
 const longest = (text: string) => Math.max(...text.split('\n').map((line) => Buffer.byteLength(line)))
 

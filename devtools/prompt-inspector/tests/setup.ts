@@ -40,11 +40,14 @@ export const staticEntry = (id: string, tools: StaticTool[]) => ({
   config: { tools: tools.map((tool) => ({ description: `${tool.name} things.`, ...tool })) },
 })
 
-/** The spine entry, with sessions in `./s` next to the app file and a fixed cwd. */
+/**
+ * The spine entry, with sessions in `./s` next to the app file and a fixed cwd, and without the harness's `agent`
+ * tool (on by default; these tests place and explain their own tools; examples/tests inspects an app with it).
+ */
 export const spineEntry = (config: Record<string, unknown> = {}) => ({
   id: 'spine',
   name: 'dsh-harness',
-  config: { persistenceRoot: './s', cwd: '/srv/project', persona: 'You review code in {{cwd}}.', ...config },
+  config: { persistenceRoot: './s', cwd: '/srv/project', persona: 'You review code in {{cwd}}.', agentTool: false, ...config },
 })
 
 /** Writes an app file (JSON is valid YAML) into `dir`; returns its file name. */
@@ -72,7 +75,8 @@ export async function recordSession(options: {
   between?: ((ctx: Context) => void)[]
 }) {
   const ctx = new Context()
-  const spine = await ctx.plugin(AgentSpine, { persistenceRoot: options.root, ...options.spine } as any)
+  // without the harness's agent tool, as spineEntry: these sessions place their own tools
+  const spine = await ctx.plugin(AgentSpine, { persistenceRoot: options.root, agentTool: false, ...options.spine } as any)
   const tools = await ctx.plugin(ToolsStatic, {
     tools: options.tools.map((tool) => ({ description: `${tool.name} things.`, delayMs: 0, ...tool })),
   } as any)

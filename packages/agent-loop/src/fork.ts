@@ -10,7 +10,7 @@ import type { Turn } from './turn.ts'
 import type { AgentSettings, PromptOptions } from './types.ts'
 
 /** How a child starts: `fork` on the parent's prefix, `fresh` on its own, `side` a fork that answers outside the parent's history. */
-export type ForkMode = SessionEventMap['fork/child']['mode']
+export type ForkMode = 'fork' | 'fresh' | 'side'
 
 const MODES: readonly ForkMode[] = ['fork', 'fresh', 'side']
 
@@ -159,4 +159,24 @@ function freshPrompt(ctx: Context, { persona, tools }: ForkOptions): void {
     const result = await next()
     return { ...result, tools: result.tools.filter((tool) => tools.includes(tool.name)) }
   })
+}
+
+/**
+ * Before a parent's session is attached (a new process): the children it started since its last ended turn (in a
+ * turn the process stopped inside, or side questions after it) may have stopped inside a turn too. Each such log is
+ * balanced as the parent's is (`session.closeOpenTurn`), so both logs end balanced whichever is opened next.
+ */
+export async function balanceChildren(sessions: Context['sessions'], parent: Session): Promise<void> {
+  const events = parent.events()
+  const since = events.findLastIndex((event) => event.type === 'turn/end')
+  for (const event of events.slice(since + 1)) {
+    if (event.type !== 'fork/child' || sessions.get(event.data.child)) continue
+    try {
+      const child = await sessions.open(event.data.child)
+      if (child.closeOpenTurn('the turn was interrupted before it ended (the parent process stopped while this child ran)')) await child.flushed()
+      await sessions.close(child.id)
+    } catch {
+      // a child log that cannot be opened is balanced when it is opened itself, as any log
+    }
+  }
 }

@@ -8,6 +8,7 @@ import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AGENT_TOOL, agentToolDefinition } from './agent-tool.ts'
+import { balanceChildren } from './fork.ts'
 import { AgentLoopError } from './errors.ts'
 import { startKeepalive, type Keepalive } from './keepalive/start.ts'
 import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
@@ -115,6 +116,8 @@ export class AgentLoop extends Service {
     this.creating.add(id)
     try {
       const session = await this.home.sessions.openOrCreate(options.sessionId ?? id)
+      // children the last process left running are balanced with their parent (fork.ts)
+      await balanceChildren(this.home.sessions, session)
       // Two agents on one log would interleave their turns and number them twice.
       const holder = [...this.agents.values()].find((agent) => agent.session === session)
       if (holder) throw new AgentLoopError('BUSY', `session "${session.id}" is already used by agent "${holder.id}"`)

@@ -96,4 +96,88 @@ describe('agent.fork()', () => {
     const { signal: _, ...sent } = childFirst!
     expect(JSON.parse(JSON.stringify(rebuildLastRequest(child.events())))).toEqual(JSON.parse(JSON.stringify(sent)))
   })
+
+  it('a child\'s permission question carries its description, through the parent\'s asker', async () => {
+    const { ctx } = await spine((last) => {
+      if (last === 'go') return [agentCall('c1', { instruction: 'shout it', description: 'a shouter' })]
+      if (last === 'shout it') return [{ type: 'tool-call', call: { id: 's1', name: 'shout', arguments: { text: 'hey' } } }]
+      return text(`read ${last}`)
+    }, { permissions: { default: 'ask', allow: ['agent'] } })
+    const parent = await ctx.agentLoop.createAgent({ id: 'p' })
+    const asked: unknown[] = []
+    const result = await parent.prompt('go', { askPermission: async (request) => { asked.push({ name: request.name, fork: request.fork }); return 'allow-once' } })
+    expect(asked).toEqual([{ name: 'shout', fork: { child: 'p~1', description: 'a shouter' } }])
+    expect(result.text).toBe('read tool:read tool:shout(hey)')
+    const child = await ctx.sessions.open('p~1')
+    expect(child.events().find((event) => event.type === 'permission/decision')!.data).toMatchObject({ name: 'shout', by: 'user', answer: 'allow-once' })
+  })
+})
+
+describe('agent.fork() refuses bad input with one line, both logs balanced', () => {
+  const balanced = (events: readonly { type: string }[]) =>
+    types(events).filter((type) => type === 'turn/start').length === types(events).filter((type) => type === 'turn/end').length
+
+  it('an unknown mode: the primitive rejects before logging anything; the tool answers an error result', async () => {
+    const { ctx } = await spine((last) => last === 'go' ? [agentCall('c1', { instruction: 'x', description: 'y', mode: 'side' })] : text(`read ${last}`))
+    const parent = await ctx.agentLoop.createAgent({ id: 'p' })
+    await parent.prompt('hi')
+    const logged = parent.session.lastSeq
+    await expect(parent.fork({ mode: 'sideways' as never, instruction: 'x', description: 'y' })).rejects.toThrow(
+      'unknown fork mode "sideways"; modes: "fork" (the parent\'s prefix, the default of the agent tool), "fresh" (its own persona and tools: a cold prefix), "side" (an answer kept out of the parent\'s history)')
+    expect(parent.session.lastSeq).toBe(logged)
+    expect(await ctx.sessions.list()).toEqual(['p'])
+    const result = await parent.prompt('go')
+    expect(result.text).toBe('read tool:unknown mode "side" of tool "agent"; modes: "fork" (the default: continue from this conversation), "fresh" (a new one)')
+    expect(balanced(parent.session.events())).toBe(true)
+  })
+
+  it('a fork past maxChildren: the call over the bound is an error result, the others run', async () => {
+    const { ctx } = await spine(async (last) => {
+      if (last === 'go') return [agentCall('c1', { instruction: 'one', description: 'first' }), agentCall('c2', { instruction: 'two', description: 'second' })]
+      if (last === 'one') return text('did one')
+      return text(`read ${last}`)
+    }, { maxChildren: 1 })
+    const parent = await ctx.agentLoop.createAgent({ id: 'p' })
+    await parent.prompt('go')
+    const results = parent.session.events().filter((event) => event.type === 'tool/result').map((event) => event.data)
+    expect(results).toMatchObject([
+      { id: 'c1', output: 'did one', isError: false },
+      { id: 'c2', output: 'agent "p" already runs 1 child agent(s), the bound maxChildren = 1; wait for one to end, or raise maxChildren in the app file', isError: true },
+    ])
+    expect(await ctx.sessions.list()).toEqual(['p', 'p~1'])
+    expect(balanced(parent.session.events()) && balanced((await ctx.sessions.open('p~1')).events())).toBe(true)
+  })
+
+  it('a child past its parent\'s remaining context window is refused before it starts', async () => {
+    const { ctx } = await spine((last) => text(`read ${last.length}`), {}, 3000)
+    const parent = await ctx.agentLoop.createAgent({ id: 'p' })
+    await parent.prompt('hi')
+    const logged = parent.session.lastSeq
+    await expect(parent.fork({ mode: 'fork', instruction: 'x'.repeat(12_000), description: 'too much' }))
+      .rejects.toThrow(/^the fork's first request needs about \d+ tokens, more than the 3000-token context window of "forking": the parent's request holds about \d+, leaving \d+, and the instruction needs about 3001; shorten the instruction, compact the parent first, or start a "fresh" child$/)
+    expect(parent.session.lastSeq).toBe(logged)
+    expect(await ctx.sessions.list()).toEqual(['p'])
+    expect((await parent.fork({ mode: 'fork', instruction: 'x'.repeat(100), description: 'fits' })).text).toBe('read 100')
+  })
+
+  it('a child cancelled mid-turn: the parent\'s cancel cancels it; both turns end cancelled', async () => {
+    let started!: () => void
+    const waiting = new Promise<void>((resolve) => { started = resolve })
+    const { ctx } = await spine(async (last, options) => {
+      if (last === 'go') return [agentCall('c1', { instruction: 'wait', description: 'a waiter' })]
+      if (last !== 'wait') return text('never')
+      started()
+      await new Promise((resolve) => options.signal!.addEventListener('abort', resolve, { once: true }))
+      return []
+    })
+    const parent = await ctx.agentLoop.createAgent({ id: 'p' })
+    const turn = parent.prompt('go')
+    await waiting
+    parent.cancel()
+    expect(await turn).toMatchObject({ reason: 'cancelled' })
+    const child = await ctx.sessions.open('p~1')
+    expect(child.events().at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
+    expect(parent.session.events().find((event) => event.type === 'tool/result')!.data).toMatchObject({ id: 'c1', isError: true, output: 'child agent p~1 ended (cancelled): the turn was cancelled' })
+    expect(parent.session.events().at(-1)).toMatchObject({ type: 'turn/end', data: { reason: 'cancelled' } })
+  })
 })

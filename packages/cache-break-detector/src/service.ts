@@ -12,6 +12,7 @@ import { PROVIDER_REASONS, agreementOf, bothSides } from './agreement.ts'
 import { ColdWatch, type ColdCache } from './cold.ts'
 import { explainBreak, type RuledObservation } from './explain.ts'
 import { fingerprint } from './fingerprint.ts'
+import { forkBreak, forkOrigin } from './fork-break.ts'
 import { layoutOf } from './layout.ts'
 import { routeCaching, type RouteCaching } from './route-caching.ts'
 import { SectionIndex } from './sections.ts'
@@ -101,6 +102,8 @@ export class PromptCache extends Service {
   private readonly sections = new SectionIndex()
   private readonly dispatched = new WeakMap<GenerateOptions, Dispatch>()
   private readonly agents = new Map<string, AgentRecord>()
+  /** The same records by session id: a child agent's first request is compared with its parent session's last. */
+  private readonly sessions = new Map<string, AgentRecord>()
   // Resolved once from the service's own context: each property read through a Cordis context builds proxies.
   private readonly notify: Context['emit']
   private readonly logger: ReturnType<Context['logger']>
@@ -181,7 +184,9 @@ export class PromptCache extends Service {
     const caching = this.caching(options.model)
     let record = this.agents.get(agent.id)
     if (!record) this.agents.set(agent.id, record = { breaks: [] })
-    const previous = record.last
+    this.sessions.set(agent.session.id, record)
+    const origin = record.last ? undefined : forkOrigin(agent.session)
+    const previous = record.last ?? (origin && this.sessions.get(origin.parent)?.last)
     const flags = `${print.deferredTools.join(',')}|${print.toolUpdateMode ?? ''}`
     const marks = caching.marks?.(options as GenerateOptions)
     const current: RuledObservation = {
@@ -198,7 +203,8 @@ export class PromptCache extends Service {
       this.cold.arm(agent, { model: options.model, ...(profile ? { profile } : {}), ttlMs, promptTokens: usage.inputTokens }, dispatch?.at ?? Date.now())
     }
     if (!previous) return this.logCost(agent, options.model, usage, { turn, step })
-    const found = explainBreak(previous, current, { ...(caching.rules ? { rules: caching.rules } : {}), thresholds: this.thresholds })
+    const explained = explainBreak(previous, current, { ...(caching.rules ? { rules: caching.rules } : {}), thresholds: this.thresholds })
+    const found = origin ? forkBreak(previous, current, explained, origin) : explained
     if (!found) return this.logCost(agent, options.model, usage, { turn, step })
 
     // the provider's verdict on the same request, beside DSH's (routes that ask for one: Anthropic's cache diagnostics)

@@ -47,5 +47,7 @@ export const PROMPT_CACHE_EVENTS = defineEvents({
       responseId: word,
     }, { open: true }).description("the provider's verdict")),
     agreement: optional(Schema.union(['agree', 'disagree', 'dsh-only', 'provider-only'])),
+    forkParent: optional(Schema.string()),
+    forkMode: optional(Schema.string()),
   }, { open: true }),
 })

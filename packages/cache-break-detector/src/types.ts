@@ -57,7 +57,13 @@ export interface DropThresholds {
  * removed from the list changes the tools schema (`tools_schema_changed`, with `addedTools` / `removedTools`); a change of the header flags that
  * decide how tools are cached on the wire (deferred loading, tool-update mode) is `cache_control_changed`.
  */
-export type BreakReason = PrefixReason | RuleReason
+export type BreakReason = PrefixReason | RuleReason | ForkReason
+
+/**
+ * A child agent's first request does not start with its parent's prefix (`fork-break.ts`): a `fresh` child with its
+ * own persona or a tool subset, or another model. Never silent: said whatever the cache read.
+ */
+export type ForkReason = 'fork_prefix_not_shared'
 
 /** The specification's reasons: a change in the cached prefix, or (nothing changed) the provider. */
 export type PrefixReason =
@@ -120,6 +126,9 @@ export interface CacheBreak {
   predictedCacheReadTokens?: number
   /** ttl_expired: the profile's TTL the idle gap passed. */
   ttlMs?: number
+  /** A child's first request: the parent session it was compared with, and how it was forked. */
+  forkParent?: string
+  forkMode?: 'fork' | 'fresh' | 'side'
 }
 
 /** The provider's own verdict on the request of a break (Anthropic's cache diagnostics), as it came. */

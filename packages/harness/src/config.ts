@@ -11,6 +11,8 @@ export interface HarnessConfig extends SystemPromptConfig, AgentLoopConfig, Sess
   scripted: boolean
   /** `jsonl`: mount the JSONL store; `external`: another app-file entry (e.g. dsh-session-postgres) provides `sessions`. */
   sessionStore: 'jsonl' | 'external'
+  /** Offer the `agent` tool (a call runs a child agent of the caller); `false` leaves it out of the prefix. */
+  agentTool: boolean
 }
 
 /**
@@ -26,5 +28,6 @@ export const Config: Schema<ConfigInput<HarnessConfig>, HarnessConfig> = Schema.
     scripted: Schema.boolean().default(true).description('Serve the offline scripted model scripted-echo.'),
     sessionStore: Schema.union(['jsonl', 'external']).default('jsonl')
       .description('jsonl: sessions in JSONL files (persistenceRoot); external: another entry of the app file provides them.'),
+    agentTool: Schema.boolean().default(true).description('Offer the agent tool (child agents: fork or fresh); false leaves it out of every prefix.'),
   }),
 ]) as Schema<ConfigInput<HarnessConfig>, HarnessConfig>

@@ -25,6 +25,8 @@ export async function apply(ctx: Context, config: HarnessConfig) {
   await ctx.plugin(LlmRuntime)
   if (config.scripted) await ctx.plugin(ScriptedLlm, { models: ['scripted-echo'], toolUpdate: 'none', ...scriptedCache(config) })
   await ctx.plugin(AgentLoop, forwardConfig<AgentLoopConfig>(AgentLoop.Config, config))
+  // the agent tool (child agents): in every prefix unless the app file turns it off
+  if (config.agentTool) await ctx.plugin({ name: 'harness:agent-tool', inject: ['agentLoop'], apply: (own: Context) => { own.effect(() => own.agentLoop.offerAgentTool()) } })
   // the app may have given up on this entry at its startup timeout and been disposed meanwhile
   if (isGone(ctx)) return
   // `harness` injects `agentLoop`, so with an external store it is offered once that store is

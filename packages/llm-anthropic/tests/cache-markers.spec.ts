@@ -108,7 +108,7 @@ describe('cache breakpoints through the loop', () => {
     const key = fakeKey()
     const config: Partial<AnthropicConfig> = { baseURL: server.origin, provider: 'anthropic', apiKeyEnv: key.name, models: ['test-model'] }
     const ctx = new Context()
-    await ctx.plugin(AgentSpine, { scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-marks-')) } as any)
+    await ctx.plugin(AgentSpine, { scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-marks-')), agentTool: false } as any)
     await ctx.plugin(AnthropicProvider, config as any)
     await ctx.plugin(toolsPlugin('base', ['read', 'write']))
     const agent = await ctx.agentLoop.createAgent({ id: 'marks' })

@@ -28,7 +28,7 @@ async function conversation(mode: Mode) {
   const server = await startLoopback((_req, res) => sendEvents(res, reply({ text: 'ok' })))
   const key = fakeKey()
   const ctx = new Context()
-  await ctx.plugin(AgentSpine, { scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-proj-')) } as any)
+  await ctx.plugin(AgentSpine, { scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-proj-')), agentTool: false } as any)
   await ctx.plugin(AnthropicProvider, { baseURL: server.origin, apiKeyEnv: key.name, models: [{ id: 'test-model', provider: 'deepseek', toolUpdate: mode }] } as any)
   await ctx.plugin(toolsPlugin('base', ['read']))
   const writer = await ctx.plugin(toolsPlugin('writer', ['write']))

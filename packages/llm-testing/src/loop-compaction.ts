@@ -50,6 +50,8 @@ async function conversation(route: CompactionRoute, window?: number, failCompact
   const ctx = new Context()
   await ctx.plugin(route.spine, {
     scripted: false, model: 'test-model', persistenceRoot: await mkdtemp(join(tmpdir(), 'dsh-compact-')), compactAt: window ? 0.5 : 1,
+    // the conversation's own tools only: the window figures are sized for them (the harness offers the agent tool by default)
+    agentTool: false,
   })
   await ctx.plugin(route.adapter, route.config(server, key.name, { id: 'test-model', contextWindow: window ?? 1_000_000 }))
   await ctx.plugin(toolsPlugin('base', ['read']))

@@ -68,7 +68,7 @@ export async function events(file: string): Promise<any[]> {
 export async function bootApp(entries: object[], dir?: string): Promise<{ app: BootedApp; dir: string; file: string }> {
   dir ??= await tempDir()
   const file = join(dir, 'app.yml')
-  const all = [{ id: 'spine', name: 'dsh-harness', config: { persistenceRoot: './sessions', cwd: '/srv/project', persona: 'Be brief.' } }, ...entries]
+  const all = [{ id: 'spine', name: 'dsh-harness', config: { persistenceRoot: './sessions', cwd: '/srv/project', persona: 'Be brief.', agentTool: false } }, ...entries]
   await writeFile(file, JSON.stringify(all, null, 2))
   const app = await boot({ file, resolve: resolvePlugin, logLevel: (process.env.MCP_TEST_LOG as any) ?? 'silent' })
   // The loader may call an entry "loaded" while it still waits for an injected service (tools-mcp waits

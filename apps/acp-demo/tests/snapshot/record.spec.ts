@@ -60,7 +60,7 @@ describe.skipIf(rewriting)('record mode against an OpenAI-compatible server', ()
     expect(requests).toHaveLength(1)
     expect(requests[0].authorization).toBe(`Bearer ${KEY}`)
     expect(requests[0].body.model).toBe('loopback-model')
-    expect(requests[0].body.tools.map((tool: any) => tool.function.name)).toEqual(['read_file', 'apply_patch', 'list_files', 'web_search'])
+    expect(requests[0].body.tools.map((tool: any) => tool.function.name)).toEqual(['read_file', 'agent', 'apply_patch', 'list_files', 'web_search'])
 
     const session = await readFile(join(dir, 'session.jsonl'), 'utf8')
     const stdout = await readFile(join(dir, 'stdout.expected.jsonl'), 'utf8')

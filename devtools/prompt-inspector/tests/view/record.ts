@@ -70,7 +70,8 @@ export async function recordRichSession(options: { price?: object } = {}): Promi
 async function open(root: string, script: string, price?: object) {
   const ctx = new Context()
   const fibers = [
-    await ctx.plugin(AgentSpine, { persistenceRoot: root, model: 'cache-model', cwd: '/srv/project', persona: 'You review code.' } as any),
+    // without the harness's agent tool (on by default): the recorded sessions place their own tools
+    await ctx.plugin(AgentSpine, { persistenceRoot: root, model: 'cache-model', cwd: '/srv/project', persona: 'You review code.', agentTool: false } as any),
     await ctx.plugin(ScriptedLlm, { models: [price ? { id: 'cache-model', price } : 'cache-model'], script } as any),
     await ctx.plugin(ToolsStatic, { tools: [{ name: 'alpha', description: 'Read a file.', result: 'alpha says hi', delayMs: 0 }] } as any),
     await ctx.plugin(PromptCache, {} as any),
