@@ -8,6 +8,7 @@ import { TTL_PENDING, buildSessionView } from './build.ts'
 import { loadSession, type RawEvent } from './events.ts'
 import type { SessionView, ViewTtl } from './model.ts'
 import { renderPage } from './page.ts'
+import { describeTree, loadTree, type ViewTree } from './tree.ts'
 
 export interface ViewOptions {
   input: string
@@ -26,6 +27,8 @@ export interface ViewResult {
   file: string
   bytes: number
   view: SessionView
+  /** The session's parent and children (forks, side questions), each child with its own cache use. */
+  tree: ViewTree
   /** A line for stderr when `--open` could not start the opener. */
   warning?: string
 }
@@ -34,14 +37,15 @@ export interface ViewResult {
 export async function writeSessionPage(options: ViewOptions): Promise<ViewResult> {
   const session = await loadSession(options.input, options.pg)
   const view = buildSessionView(session, options.provider ? ttlOf(options.provider, options.cacheTtl, session.events) : TTL_PENDING)
-  const page = renderPage(view)
+  const tree = await loadTree(options.input, session.events, options.pg)
+  const page = renderPage(view, tree)
   const file = resolve(options.out ?? defaultName(options.input))
   try {
     await writeFile(file, page)
   } catch (error) {
     throw new PromptInspectorError('INPUT', `${file}: cannot write the page: ${(error as Error).message}`, { cause: error })
   }
-  const result: ViewResult = { file, bytes: Buffer.byteLength(page), view }
+  const result: ViewResult = { file, bytes: Buffer.byteLength(page), view, tree }
   if (options.open) result.warning = await openFile(file)
   return result
 }
@@ -54,6 +58,7 @@ export function describeView(result: ViewResult): string {
     `wrote ${result.file} (${result.bytes.toLocaleString('en-US')} bytes)`,
     `session ${result.view.source}: ${summary.requests} request(s) in ${summary.turns} turn(s), ${share}, ${summary.uncached.total} token(s) billed without cache`,
     `${result.view.breaks.length} break(s) (${summary.detectorBreaks} by the detector), ${summary.headerChanges} header change(s), ${summary.compactions} compaction(s), ${summary.failedTurns} failed turn(s)`,
+    ...describeTree(result.tree),
     '',
   ].join('\n')
 }

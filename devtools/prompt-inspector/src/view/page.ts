@@ -2,6 +2,8 @@ import { CLIENT_SCRIPT } from './client.ts'
 import type { SessionView } from './model.ts'
 import { encodePayload, escapeHtml, scriptSafeJson } from './payload.ts'
 import { PAGE_STYLE } from './style.ts'
+import type { ViewTree } from './tree.ts'
+import { TREE_SCRIPT } from './tree-script.ts'
 
 // Nothing may leave the page: no fetches, frames, fonts or images from anywhere, inline code only.
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -11,7 +13,7 @@ const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsaf
  * that draws it are all inline, so the file works offline from `file://`. Session text reaches the page
  * only as JSON and is put into the document as text nodes, never as markup.
  */
-export function renderPage(view: SessionView): string {
+export function renderPage(view: SessionView, tree: ViewTree = { parent: null, children: [] }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -28,6 +30,7 @@ export function renderPage(view: SessionView): string {
   <div class="causes" id="causes"></div>
   <div class="breaks-list" id="breaks-list"></div>
   <div class="note" id="notes"></div>
+  <div class="tree" id="tree"></div>
 </header>
 <main>
   <section class="timeline">
@@ -37,8 +40,9 @@ export function renderPage(view: SessionView): string {
   </section>
   <section class="detail" id="detail"><p class="empty">Click a request to see the tools and system bytes it sent, or a <b>!</b> to see why its prefix broke.</p></section>
 </main>
-<script type="application/json" id="dsh-view-data">${scriptSafeJson(encodePayload(view))}</script>
+<script type="application/json" id="dsh-view-data">${scriptSafeJson({ ...encodePayload(view), tree })}</script>
 <script>${CLIENT_SCRIPT}</script>
+<script>${TREE_SCRIPT}</script>
 </body>
 </html>
 `
