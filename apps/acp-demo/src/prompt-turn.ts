@@ -2,7 +2,8 @@ import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { AgentLoopError } from 'dsh-harness'
-import type { Agent, AgentUpdate, NoticeLocale, TurnResult } from 'dsh-harness'
+import type { Agent, AgentUpdate, Harness, NoticeLocale, TurnResult } from 'dsh-harness'
+import { ChildProgress } from './child-progress.ts'
 import { AcpDemoError } from './errors.ts'
 import { clientAsker, type RequestPermission } from './permission-request.ts'
 import { stopReasonOf, toSessionUpdate, type KindOf } from './updates.ts'
@@ -18,6 +19,8 @@ export interface TurnOptions {
   requestPermission?: RequestPermission
   /** The ACP kind of each tool the turn calls (for its `tool_call` and its permission request). */
   kindOf?: KindOf
+  /** Where the progress of the turn's child agents (its `agent` calls) is heard; shown as updates of those calls. */
+  children?: Pick<Harness, 'onChildUpdate'>
 }
 
 /**
@@ -29,15 +32,21 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   const { send, logger } = options
   let sending = Promise.resolve()
   let sendFailed = false
-  const onUpdate = (update: AgentUpdate) => {
-    const mapped = toSessionUpdate(update, options.notices, options.kindOf)
-    if (!mapped) return
+  const queue = (mapped: SessionUpdate) => {
     sending = sending.then(() => send(mapped)).catch((error) => {
       // the client went away mid-turn; the turn still ends balanced in the session log
       if (!sendFailed) logger.warn('session %s: cannot send session/update: %s', agent.id, messageOf(error))
       sendFailed = true
     })
   }
+  // a child agent's progress goes out as updates of the parent's `agent` call, after that call's own tool_call
+  const progress = new ChildProgress(queue)
+  const onUpdate = (update: AgentUpdate) => {
+    const mapped = toSessionUpdate(update, options.notices, options.kindOf)
+    if (mapped) queue(mapped)
+    progress.parentUpdate(update)
+  }
+  const stopChildren = options.children?.onChildUpdate(agent.id, (item) => progress.childUpdate(item))
 
   let result: TurnResult
   try {
@@ -52,6 +61,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
     }
     throw error
   } finally {
+    stopChildren?.()
     await sending
   }
 
