@@ -1,0 +1,101 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { methods, type ListSessionsResponse } from '@agentclientprotocol/sdk'
+import { emulatedAppFile, startEmulator } from 'dsh-llm-testing/emulator'
+import { appFolder, appYaml, checkBalanced, drive, messageText, prompt, rejection, sessionEvents, until, type Driven } from './harness.ts'
+
+const running: Driven[] = []
+const emulators: { close(): Promise<void> }[] = []
+afterEach(async () => {
+  for (const driven of running.splice(0)) if (driven.child.exitCode === null) await driven.stop()
+  for (const emulator of emulators.splice(0)) await emulator.close()
+})
+
+const env = { CACHE_TEST_KEY: 'sk-loopback', DSH_LOG_LEVEL: 'error' }
+
+async function start(file: string): Promise<Driven> {
+  const driven = drive([file], { env })
+  running.push(driven)
+  await driven.connection.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+  return driven
+}
+
+const newSession = async (driven: Driven, cwd: string) => (await driven.connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId
+const list = async (driven: Driven) => await driven.connection.agent.request(methods.agent.session.list, {}) as ListSessionsResponse
+
+describe('/side over ACP (the real bin, the SDK client)', () => {
+  it('is advertised, answers in the editor from a child session, and the next main request is the bytes it would have been without it', { timeout: 90_000 }, async () => {
+    const plainEmulator = await startEmulator(['cache-model'])
+    const emulator = await startEmulator(['cache-model'])
+    emulators.push(plainEmulator, emulator)
+    const app = (origin: string) => emulatedAppFile({ app: 'dsh-acp-demo', origin, model: 'cache-model', tools: ['alpha', 'beta'] })
+    const { dir, file } = await appFolder(app(plainEmulator.origin))
+
+    const plain = await start(file)
+    const plainId = await newSession(plain, '/work/project')
+    await prompt(plain, plainId, 'the first question')
+    await prompt(plain, plainId, 'the second question')
+    expect(await plain.stop()).toBe(0)
+    const without = plainEmulator.received.map((request) => request.body)
+    expect(without).toHaveLength(2)
+
+    const sidedFile = join(dir, 'sided.yml')
+    await writeFile(sidedFile, app(emulator.origin))
+    const driven = await start(sidedFile)
+    const sessionId = await newSession(driven, '/work/project')
+    const advertised = await until(() => driven.updates.find((n) => n.update.sessionUpdate === 'available_commands_update'), 'the commands')
+    expect(advertised.update).toMatchObject({
+      availableCommands: expect.arrayContaining([expect.objectContaining({ name: 'side', input: { hint: 'a question about the conversation so far' } })]),
+    })
+    await prompt(driven, sessionId, 'the first question')
+    const before = driven.updates.length
+    expect(await prompt(driven, sessionId, '/side what did I ask first?')).toEqual({ stopReason: 'end_turn' })
+    expect(messageText(driven.updates.slice(before), sessionId)).toBe('echo: what did I ask first?')
+    await prompt(driven, sessionId, 'the second question')
+
+    const bodies = emulator.received.map((request) => request.body)
+    expect(bodies).toHaveLength(3)
+    expect(bodies[0]).toBe(without[0])
+    expect(bodies[2]).toBe(without[1])
+    const [first, side] = emulator.ledger
+    expect(side!.cachedTokens).toBeGreaterThan(first!.promptTokens - 64)
+    expect(emulator.problems).toEqual([])
+
+    // session/list: the child right after its parent, in its folder, titled by its question, linked in _meta
+    const listed = (await list(driven)).sessions.filter((info) => info.sessionId.startsWith(sessionId))
+    expect(listed.map((info) => [info.sessionId, info.cwd, info.title])).toEqual([
+      [sessionId, '/work/project', 'the first question'],
+      [`${sessionId}~1`, '/work/project', 'side: what did I ask first?'],
+    ])
+    expect(listed[1]!._meta).toEqual({ dsh: { parent: sessionId, mode: 'side', description: 'what did I ask first?' } })
+    expect(await driven.stop()).toBe(0)
+    for (const id of [sessionId, `${sessionId}~1`]) checkBalanced(await sessionEvents(dir, id))
+  })
+
+  it('refuses /side without a question and for an unknown session; a child session loads by its id and goes on from its own log', { timeout: 60_000 }, async () => {
+    const { dir, file } = await appFolder(appYaml())
+    const driven = await start(file)
+    const sessionId = await newSession(driven, '/work/a')
+    await prompt(driven, sessionId, 'hello')
+
+    const empty = await rejection(prompt(driven, sessionId, '/side   '))
+    expect(empty).toMatchObject({ code: -32602, message: '/side needs a question, e.g. "/side what does this function return?"; the main conversation is not touched' })
+    const unknown = await rejection(prompt(driven, 'no-such-session', '/side hi'))
+    expect(unknown).toMatchObject({ code: -32002, message: expect.stringMatching(/^unknown session "no-such-session"/) })
+    expect(await prompt(driven, sessionId, '/side an aside')).toEqual({ stopReason: 'end_turn' })
+
+    const missing = await rejection(driven.connection.agent.request(methods.agent.session.load, { sessionId: `${sessionId}~9`, cwd: '/work/a', mcpServers: [] }))
+    expect(missing).toMatchObject({ code: -32002, message: `cannot load session "${sessionId}~9": it is not stored` })
+    await driven.connection.agent.request(methods.agent.session.load, { sessionId: `${sessionId}~1`, cwd: '/work/a', mcpServers: [] })
+    const before = driven.updates.length
+    await prompt(driven, `${sessionId}~1`, 'more in the aside')
+    expect(messageText(driven.updates.slice(before), `${sessionId}~1`)).toBe('echo: more in the aside')
+    expect(await driven.stop()).toBe(0)
+    const child = await sessionEvents(dir, `${sessionId}~1`)
+    checkBalanced(child)
+    expect(child.filter((event) => event.type === 'user/message').map((event) => event.data.text)).toEqual(['hello', 'an aside', 'more in the aside'])
+    // the parent's history holds none of it
+    expect((await sessionEvents(dir, sessionId)).filter((event) => event.type === 'user/message').map((event) => event.data.text)).toEqual(['hello'])
+  })
+})
