@@ -41,8 +41,8 @@ export function renderPage(view: SessionView, tree: ViewTree = { parent: null, c
   <section class="detail" id="detail"><p class="empty">Click a request to see the tools and system bytes it sent, or a <b>!</b> to see why its prefix broke.</p></section>
 </main>
 <script type="application/json" id="dsh-view-data">${scriptSafeJson({ ...encodePayload(view), tree })}</script>
-<script>${CLIENT_SCRIPT}</script>
-<script>${TREE_SCRIPT}</script>
+<script>${CLIENT_SCRIPT}
+${TREE_SCRIPT}</script>
 </body>
 </html>
 `

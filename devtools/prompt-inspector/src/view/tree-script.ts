@@ -1,9 +1,9 @@
 /**
- * The page's fork tree (a script of its own, plain ES2020, after the main one): the session it was forked from,
+ * The page's fork tree (plain ES2020, run after the main script in its element): the session it was forked from,
  * and each child session with its mode, description and cache use, children under their parent. Text goes in
  * as text nodes only.
  */
-export const TREE_SCRIPT = String.raw`
+export const TREE_SCRIPT = String.raw`;
 (function () {
   'use strict'
   var tree = JSON.parse(document.getElementById('dsh-view-data').textContent).tree

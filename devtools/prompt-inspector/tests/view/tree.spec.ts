@@ -4,6 +4,7 @@ import { Context } from 'cordis'
 import AgentSpine from 'dsh-harness'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runBin, tempDir } from '../setup.ts'
+import { launch, openPage } from './browser.ts'
 
 let root: string
 let parent: string
@@ -52,8 +53,22 @@ describe('dsh-prompt view: the fork tree', () => {
     expect(json.tree.children[0]).toMatchObject({ mode: 'side', description: 'what did I ask first?', call: null, requests: 1, missing: null })
     expect(json.tree.children[0].cachedShare).toBeCloseTo(json.tree.children[0].cacheRead / json.tree.children[0].input)
     const page = await readFile(join(out, 'page.html'), 'utf8')
-    expect(page).toContain('id="tree"')
     expect(page).toContain(`"id":"${parent}~1~1"`)
+
+    // drawn in Chromium: the children as a nested list, each with its cached share
+    const browser = await launch()
+    try {
+      const { page: shown, watch } = await openPage(browser, join(out, 'page.html'))
+      expect(watch.errors).toEqual([])
+      const drawn = await shown.$$eval('#tree li[data-child]', (items) => items.map((item) => [
+        item.getAttribute('data-child'), item.parentElement!.closest('li[data-child]')?.getAttribute('data-child') ?? null,
+        item.querySelector(':scope > .tree-use')!.textContent,
+      ]))
+      expect(drawn.map(([id, under]) => [id, under])).toEqual([[`${parent}~1`, null], [`${parent}~1~1`, `${parent}~1`], [`${parent}~2`, null]])
+      for (const [, , use] of drawn) expect(use).toMatch(/^1 request, \d+\.\d% cached \([\d,]+ of [\d,]+ prompt tokens\)$/)
+    } finally {
+      await browser.close()
+    }
   })
 
   it('names the parent of a child session, and a child whose log is gone instead of failing', async () => {
