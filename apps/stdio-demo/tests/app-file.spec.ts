@@ -112,6 +112,24 @@ describe('hostile app files, through the executable', () => {
     expect(flag.result).toMatchObject({ code: 1, stdout: '' })
     expect(flag.result.stderr).toBe(`${flag.file}: entry "oai" (dsh-llm-openai): invalid config: $.models[0] expected string | { id: string, `
       + 'provider?: "anthropic" | "openai" | "deepseek" | "dashscope" | "generic", toolUpdate?: "none" | "append" | "addition-only" | "in-history", '
-      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+  })
+
+  it('refuses at boot a price that is negative or not a number, in one line naming the file, the entry, the model and the key', async () => {
+    const boot = async (entry: string) => {
+      const { file } = await writeApp([
+        '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: claude-opus-5 } }',
+        entry,
+      ].join('\n') + '\n')
+      return { file, result: await run([file], 'hello\n') }
+    }
+    const negative = await boot('- { id: claude, name: dsh-llm-anthropic, config: { baseURL: "https://api.anthropic.com", apiKeyEnv: DSH_TEST_UNSET_ANTHROPIC_KEY, models: [{ id: claude-opus-5, price: { cacheRead: -0.5 } }] } }')
+    expect(negative.result).toMatchObject({ code: 1, stdout: '' })
+    expect(negative.result.stderr).toBe(`${negative.file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "claude-opus-5" has price.cacheRead -0.5; `
+      + 'it must be a number of USD per million tokens >= 0\n')
+    const text = await boot('- { id: offline, name: dsh-llm-scripted, config: { models: [{ id: priced-echo, price: { input: cheap, output: 1, cacheRead: 0.1, cacheWrite: 1.25 } }] } }')
+    expect(text.result).toMatchObject({ code: 1, stdout: '' })
+    expect(text.result.stderr).toBe(`${text.file}: entry "offline" (dsh-llm-scripted): failed to start: adapter "scripted": model "priced-echo" has price.input "cheap"; `
+      + 'it must be a number of USD per million tokens >= 0\n')
   })
 })

@@ -6,6 +6,8 @@ import { joinContextSections } from 'dsh-system-prompt/bytes'
 import { CompactionCancelled, type CompactionOutcome } from './compaction.ts'
 import { UpdateDelivery } from './delivery.ts'
 import { AgentLoopError } from './errors.ts'
+import { agentToolCall } from './agent-tool.ts'
+import { forkAgent, type ForkOptions, type ForkResult } from './fork.ts'
 import { callModel } from './model-call.ts'
 import { UpdateObservers } from './observers.ts'
 import { nextRequest } from './reconstruct.ts'
@@ -21,6 +23,8 @@ export class Agent {
   status: AgentStatus = 'idle'
   /** The last request handed to the model, exactly as dispatched (deep-frozen). */
   lastRequest: Readonly<GenerateOptions> | undefined
+  /** The running turn (its number, signal and asker), if any: a fork inside it inherits them. */
+  turnInProgress: Turn | undefined
   private turns = 0
   /** The last error a turn reported: a session failure it carried is not reported again on reopen. */
   private reported: string | undefined
@@ -30,11 +34,7 @@ export class Agent {
   private closed = false
   private parts!: SessionParts
 
-  /**
-   * The loop's services, resolved once (the agent lives and dies with the loop that injected them) and
-   * unwrapped: Cordis's tracing proxies exist to tie effects to the calling plugin, the calls below create
-   * none, and each proxied call costs microseconds on every step.
-   */
+  /** The loop's services, resolved once and unwrapped (Cordis's tracing proxies cost microseconds a step, for effects these calls never create). */
   private readonly systemPrompt: Context['systemPrompt']
   private readonly llm: Context['llm']
   private readonly tools: Context['tools']
@@ -44,20 +44,16 @@ export class Agent {
   private readonly observers: UpdateObservers
 
   /**
-   * The agent's own Cordis context, a child of the loop's: `agent.ctx.systemPrompt.section(…)` and the other
-   * registrations, and `agent.ctx.on('system-prompt/assemble', …)`, apply to this agent's assemblies alone
-   * and are removed when the agent is removed or the loop is disposed.
+   * `ctx`: the agent's own Cordis context, a child of the loop's: `agent.ctx.systemPrompt.section(…)` and the other registrations,
+   * and `agent.ctx.on('system-prompt/assemble', …)`, apply to its assemblies alone and go when it is removed or the loop is disposed.
    */
-  readonly ctx: Context
-
-  constructor(ctx: Context, own: Context, readonly id: string, session: Session, readonly settings: AgentSettings) {
-    this.ctx = own
-    this.systemPrompt = rawService(ctx.systemPrompt)
-    this.llm = rawService(ctx.llm)
-    this.tools = rawService(ctx.tools)
-    this.sessions = rawService(ctx.sessions)
-    this.emit = ctx.emit
-    this.logger = ctx.logger('agent-loop')
+  constructor(private readonly home: Context, readonly ctx: Context, readonly id: string, session: Session, readonly settings: AgentSettings) {
+    this.systemPrompt = rawService(home.systemPrompt)
+    this.llm = rawService(home.llm)
+    this.tools = rawService(home.tools)
+    this.sessions = rawService(home.sessions)
+    this.emit = home.emit
+    this.logger = home.logger('agent-loop')
     this.observers = new UpdateObservers((update) => this.emit('agent/update', this, update), (text) => this.logger.warn(text))
     this.attach(session, 'the turn was interrupted before it ended (the process stopped)')
   }
@@ -69,7 +65,7 @@ export class Agent {
 
   /** Binds the agent to `session`; a log that ends inside a turn is balanced before anything new is logged. */
   private attach(session: Session, interrupted: string): void {
-    this.parts = new SessionParts(session, this.settings, this.tools, this.id, (text) => this.logger.warn(text))
+    this.parts = new SessionParts(session, this.settings, this.tools, this.settings.scope, (text) => this.logger.warn(text))
     this.turns = session.turns().started
     session.closeOpenTurn(interrupted)
   }
@@ -78,10 +74,7 @@ export class Agent {
     return this.settings.model
   }
 
-  /**
-   * Switches the model of the next requests (the REPL's `/model`): checked against the served models, logged
-   * as `model/switch`, and the next request header is logged with reason `model`. Refused while a turn runs.
-   */
+  /** Switches the model of the next requests (`/model`): a served one, logged as `model/switch`; the next header has reason `model`. */
   switchModel(model: string): void {
     if (this.status === 'running') throw new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; switch the model after it ends`)
     this.llm.resolve(model)
@@ -97,9 +90,8 @@ export class Agent {
   }
 
   /**
-   * Cancels the running turn and refuses every later one: the loop calls it as it is disposed, so no turn
-   * starts while the app's tool sources and models are going away (such a turn would log their removal as
-   * a tool-list change and tell the user). A prompt after it resolves `cancelled`, logging nothing.
+   * Cancels the running turn and refuses every later one (the loop, as it is disposed: a turn then would log the app's tool
+   * sources going away as a tool-list change). A prompt after it resolves `cancelled`, logging nothing.
    */
   close(): void {
     this.closed = true
@@ -114,6 +106,11 @@ export class Agent {
     if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; compact after it ends`))
     const notify: Turn['notify'] = (update) => this.emit('agent/update', this, update)
     return this.exclusive(options.signal, (signal) => this.parts.compactor.manual({ turn: this.turns, step: 0, signal, notify }, this.llm))
+  }
+
+  /** Runs a child agent on its own session `<session>~<n>` and resolves with its answer (fork.ts). */
+  fork(options: ForkOptions): Promise<ForkResult> {
+    return forkAgent(this.home, this, options)
   }
 
   /** Runs one turn. Resolves with how it ended; rejects only when the agent is already running. */
@@ -180,7 +177,7 @@ export class Agent {
   private async loop(text: string, signal: AbortSignal, askPermission: PromptOptions['askPermission'], delivery: UpdateDelivery): Promise<TurnResult> {
     const turn = ++this.turns
     const notify = this.observers.delivering(delivery)
-    const current: Turn = { turn, step: 0, signal, notify, ...askPermission && { askPermission: delivery.guard(askPermission) } }
+    const current: Turn = this.turnInProgress = { turn, step: 0, signal, notify, ...askPermission && { askPermission: delivery.guard(askPermission) } }
     const result: TurnResult = { turn, reason: 'done', text: '', toolCalls: [] }
     let openStep = 0
     let refusedSeq: number | undefined
@@ -197,7 +194,7 @@ export class Agent {
           result.error = `the turn reached the step limit of ${settings.maxSteps} without a final answer`
           break
         }
-        const { header, contexts } = await assembleStep({ systemPrompt: this.systemPrompt, tools: this.tools }, { agentId: this.id, model: this.model, cwd: settings.cwd, signal })
+        const { header, contexts } = await assembleStep({ systemPrompt: this.systemPrompt, tools: this.tools }, { agentId: settings.scope, model: this.model, cwd: settings.cwd, signal })
         // The step's model is resolved once: its window, a compaction and the call go through this route.
         const route = this.llm.route(this.model)
         // A cancel that landed during assembly opens no step: nothing would be sent for it.
@@ -226,7 +223,10 @@ export class Agent {
         result.text = response.text
         result.toolCalls = toolCalls
         if (toolCalls.length) {
-          await runToolCalls(current, toolCalls, { session, permissions: parts.permissions, tools: this.tools, agentId: this.id, concurrency: settings.toolConcurrency })
+          await runToolCalls(current, toolCalls, {
+            session, permissions: parts.permissions, tools: this.tools, agentId: settings.scope, concurrency: settings.toolConcurrency,
+            agentTool: (call) => rawService(this.home.agentLoop).agentTool(call.name) ? agentToolCall(this.home, this, call) : undefined,
+          })
           if (signal.aborted) throw new TurnCancelled()
         }
         session.append('step/end', { turn, step })
@@ -238,6 +238,7 @@ export class Agent {
       result.reason = cancelled ? 'cancelled' : 'error'
       result.error = cancelled ? 'the turn was cancelled' : messageOf(error)
     }
+    this.turnInProgress = undefined
     await logTurnEnd(session, result, { step: openStep, refusedSeq })
     if (result.reason === 'error' || result.reason === 'step_limit') {
       this.reported = result.error

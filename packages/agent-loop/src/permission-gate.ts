@@ -16,6 +16,8 @@ export interface PermissionRequest {
   destructive: boolean
   /** Aborted when the turn is cancelled: stop asking then (the call is not run). */
   signal: AbortSignal
+  /** Set when a child agent asks (`agent.fork()`): its session id and the description its parent gave it. */
+  fork?: { child: string; description: string }
 }
 
 /**

@@ -7,6 +7,7 @@ import type {} from 'dsh-session'
 import { scopedContext } from 'dsh-system-prompt'
 import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
+import { AGENT_TOOL, agentToolDefinition } from './agent-tool.ts'
 import { AgentLoopError } from './errors.ts'
 import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
 import type { AgentLoopConfig, AgentUpdate } from './types.ts'
@@ -30,6 +31,8 @@ export interface CreateAgentOptions {
   sessionId?: string
   /** Model id; defaults to the loop's configured model. */
   model?: string
+  /** The prompt scope the agent assembles in and the agent id its tools run as; its own id by default (a fork child: its parent's). */
+  scope?: string
 }
 
 /** Agents, turns and steps: assemble → log the request header → call the model → run tools → repeat. */
@@ -47,6 +50,7 @@ export class AgentLoop extends Service {
     // const(undefined) first: an omitted policy stays absent (every call runs) instead of defaulting to ask
     permissions: Schema.union([Schema.const(undefined), PermissionsSchema])
       .description('Which tool calls run, which are asked (default: ask), which are refused; omitted, every call runs.'),
+    maxChildren: Schema.natural().min(1).default(4).description('Child agents (forks, the agent tool) one agent may run at once.'),
   })
 
   private readonly agents = new Map<string, Agent>()
@@ -57,6 +61,7 @@ export class AgentLoop extends Service {
   /** The loop's own context: agents use the services it injected, whoever created them. */
   private readonly home: Context
   private readonly permissions: PermissionPolicy | undefined
+  private offered = false
 
   constructor(ctx: Context, public readonly config: AgentLoopConfig) {
     // checked before anything is registered: a bad pattern fails the plugin's start with one line
@@ -74,6 +79,24 @@ export class AgentLoop extends Service {
       for (const agent of agents) agent.close()
       await Promise.all(agents.map((agent) => agent.idle()))
     }, 'agentLoop: end running turns')
+  }
+
+  /**
+   * Offers the `agent` tool to every agent (agent-tool.ts): a call runs a child agent of the caller (`agent.fork()`)
+   * and its final text is the result. The harness calls it unless its app file says `agentTool: false`. Returns the disposer.
+   */
+  offerAgentTool(): () => Promise<void> {
+    const unregister = this.home.tools.register(agentToolDefinition)
+    this.offered = true
+    return async () => {
+      this.offered = false
+      await unregister()
+    }
+  }
+
+  /** True when `name` is the offered `agent` tool (the loop runs its calls itself). */
+  agentTool(name: string): boolean {
+    return this.offered && name === AGENT_TOOL
   }
 
   get cwd(): string {
@@ -96,7 +119,7 @@ export class AgentLoop extends Service {
       try {
         // The defaults are the schema's: Cordis applied it to the config before the loop was built.
         agent = new Agent(this.home, scopedContext(fiber.ctx, id), id, session, {
-          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions,
+          ...this.config, model: options.model ?? this.config.model, cwd: this.cwd, permissions: this.permissions, scope: options.scope ?? id,
         })
       } catch (error) {
         await fiber.dispose()

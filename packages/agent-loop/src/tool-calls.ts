@@ -1,6 +1,7 @@
 import type { Context } from 'cordis'
 import type { ToolCall } from 'dsh-core'
 import type { Session } from 'dsh-session'
+import type { ToolResult } from 'dsh-tools'
 import { mapWithLimit } from './limit.ts'
 import type { PermissionGate } from './permission-gate.ts'
 import type { Turn } from './turn.ts'
@@ -13,6 +14,8 @@ export interface ToolCallParts {
   agentId: string
   /** How many calls run at once (`toolConcurrency`). */
   concurrency: number
+  /** Runs a call of the offered `agent` tool as a child agent; undefined for any other call (agent-tool.ts). */
+  agentTool?: (call: ToolCall) => Promise<ToolResult> | undefined
 }
 
 /**
@@ -29,7 +32,8 @@ export async function runToolCalls(current: Turn, calls: readonly ToolCall[], pa
   }
   const refused = await parts.permissions.check(turn, step, calls, signal, current.askPermission)
   const results = await mapWithLimit(calls, parts.concurrency,
-    (call, index) => refused[index] ? Promise.resolve(refused[index]) : tools.execute(call.name, call.arguments, { signal, agentId }))
+    (call, index) => refused[index] ? Promise.resolve(refused[index])
+      : parts.agentTool?.(call) ?? tools.execute(call.name, call.arguments, { signal, agentId }))
   calls.forEach((call, index) => {
     const { output, isError } = results[index]
     session.append('tool/result', { turn, step, id: call.id, name: call.name, output, isError })

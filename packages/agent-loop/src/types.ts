@@ -16,13 +16,19 @@ export interface AgentLoopConfig {
   cwd?: string
   /** The permission policy of tool calls; omitted, every call runs without asking. */
   permissions?: PermissionsConfig
+  /** Child agents (`agent.fork()`, the `agent` tool) one agent may run at once. */
+  maxChildren: number
 }
 
 /**
  * What one agent runs with: the loop's configuration, its own model, the working directory resolved, and
  * the permission policy checked (absent: every call runs).
  */
-export type AgentSettings = Required<Omit<AgentLoopConfig, 'permissions'>> & { permissions: PermissionPolicy | undefined }
+export type AgentSettings = Required<Omit<AgentLoopConfig, 'permissions'>> & {
+  permissions: PermissionPolicy | undefined
+  /** The prompt scope it assembles in and the agent its tools run as: its own id, or a fork child's parent's. */
+  scope: string
+}
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =

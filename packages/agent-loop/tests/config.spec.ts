@@ -37,7 +37,9 @@ describe('AgentLoop config', () => {
   it('gives each agent the schema\'s defaults for the keys the config leaves out', async () => {
     const fiber = await load({ maxSteps: 3 })
     const agent = await fiber.ctx.agentLoop.createAgent({ model: 'other' })
-    expect(agent.settings).toEqual({ model: 'other', maxSteps: 3, toolConcurrency: 4, compactAt: 0.8, compactionTimeoutMs: 120_000, cwd: process.cwd() })
+    expect(agent.settings).toEqual({
+      model: 'other', maxSteps: 3, toolConcurrency: 4, compactAt: 0.8, compactionTimeoutMs: 120_000, cwd: process.cwd(), maxChildren: 4, scope: agent.id,
+    })
   })
 
   it('registers the model and cwd prompt variables', async () => {

@@ -1,5 +1,5 @@
 import { isCompactionRequest, type ToolCall, type ToolSchema, type Usage } from 'dsh-core'
-import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ModelPrice, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { LlmScriptedError } from './error.ts'
 import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
@@ -13,6 +13,11 @@ export interface ScriptedAdapterOptions {
   toolUpdate: ToolUpdateMode
   /** Context window per model id, in estimated tokens; models left out declare none. */
   contextWindows?: Record<string, number>
+  /**
+   * What each model's (emulated) tokens cost, as its entry gives it; models left out have no price. The
+   * `source` defaults to the app file; `ctx.llm.register` refuses a price that is not one.
+   */
+  prices?: Record<string, unknown>
   /** Play these replies one per call instead of echoing. */
   script?: Script
   /** The file that keeps the emulated prompt cache between processes; without one each process starts cold. */
@@ -20,6 +25,13 @@ export interface ScriptedAdapterOptions {
 }
 
 const DELTAS_PER_TEXT = 3
+
+/** The price an entry gave `model`, its source the app file unless it names one; undefined without one. */
+function priceOf(prices: Record<string, unknown> | undefined, model: string): ModelPrice | undefined {
+  const price = prices && Object.hasOwn(prices, model) ? prices[model] : undefined
+  if (!price || typeof price !== 'object' || Array.isArray(price)) return price as ModelPrice | undefined
+  return { source: 'the app file', ...price } as ModelPrice
+}
 
 /** Builds the offline `scripted` adapter: deterministic, no network. */
 export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapter {
@@ -30,6 +42,7 @@ export function createScriptedAdapter(config: ScriptedAdapterOptions): LlmAdapte
     models: [...config.models],
     toolUpdate: config.toolUpdate,
     contextWindow: (model) => config.contextWindows?.[model],
+    price: (model) => priceOf(config.prices, model),
     stream(options) {
       // Calls are numbered when requested, not when first read, so script order is call order.
       return respond(++calls, options, config, cache)

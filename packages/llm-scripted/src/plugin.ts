@@ -1,12 +1,12 @@
 import type { Context } from 'cordis'
-import type { ToolUpdateMode } from 'dsh-llm'
+import type { ModelPrice, ToolUpdateMode } from 'dsh-llm'
 import Schema from 'schemastery'
 import { createScriptedAdapter } from './adapter.ts'
 import { LlmScriptedError } from './error.ts'
 import { loadScript } from './script.ts'
 
-/** A served model id, or an entry with its own context window. */
-export type ScriptedModelEntry = string | { id: string; contextWindow?: number }
+/** A served model id, or an entry with its own context window and price (as an HTTP model entry's `price`). */
+export type ScriptedModelEntry = string | { id: string; contextWindow?: number; price?: Partial<ModelPrice> }
 
 /** Configuration of the scripted model plugin. */
 export interface Config {
@@ -25,6 +25,8 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     Schema.object({
       id: Schema.string().required().description('Model id.'),
       contextWindow: Schema.natural().description(`Context window in estimated tokens; default ${DEFAULT_CONTEXT_WINDOW}.`),
+      // checked when served (ctx.llm.register), which refuses a bad price in one line naming the key
+      price: Schema.any().description('What the emulated tokens cost: { input, output, cacheRead, cacheWrite, source?, date? } in USD per million tokens; none: tokens only.'),
     }),
   ])).default(['scripted-echo'])
     .description('Model ids this adapter serves, as strings or { id, contextWindow }; each answers as scripted-echo unless a script is set.'),
@@ -41,7 +43,7 @@ export const inject = ['llm']
 
 /** Registers the offline `scripted` adapter with `llm`; it is removed when this plugin is disposed. */
 export async function apply(ctx: Context, config: Config) {
-  const { models, contextWindows } = checkModels(config.models)
+  const { models, contextWindows, prices } = checkModels(config.models)
   if (config.script !== undefined && !config.script.trim()) {
     throw new LlmScriptedError('INVALID_CONFIG', 'script must be a file path, got an empty string')
   }
@@ -50,15 +52,16 @@ export async function apply(ctx: Context, config: Config) {
   }
   const script = config.script === undefined ? undefined : await loadScript(config.script)
   const { cacheFile, toolUpdate } = config
-  ctx.llm.register(createScriptedAdapter({ models, contextWindows, toolUpdate, ...script && { script }, ...cacheFile && { cacheFile } }))
+  ctx.llm.register(createScriptedAdapter({ models, contextWindows, prices, toolUpdate, ...script && { script }, ...cacheFile && { cacheFile } }))
 }
 
-function checkModels(entries: ScriptedModelEntry[]): { models: string[]; contextWindows: Record<string, number> } {
+function checkModels(entries: ScriptedModelEntry[]): { models: string[]; contextWindows: Record<string, number>; prices: Record<string, unknown> } {
   if (!entries.length) throw new LlmScriptedError('INVALID_CONFIG', 'models must list at least one model id, e.g. ["scripted-echo"]')
   const models: string[] = []
   const contextWindows: Record<string, number> = {}
+  const prices: Record<string, unknown> = {}
   for (const entry of entries) {
-    const { id, contextWindow = DEFAULT_CONTEXT_WINDOW } = typeof entry === 'string' ? { id: entry } : entry
+    const { id, contextWindow = DEFAULT_CONTEXT_WINDOW, price } = typeof entry === 'string' ? { id: entry } : entry
     if (typeof id !== 'string' || !id.trim()) throw new LlmScriptedError('INVALID_CONFIG', `models contains an empty model id: ${JSON.stringify(entries)}`)
     if (models.includes(id)) throw new LlmScriptedError('INVALID_CONFIG', `models lists "${id}" twice: ${JSON.stringify(entries)}`)
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
@@ -66,8 +69,9 @@ function checkModels(entries: ScriptedModelEntry[]): { models: string[]; context
     }
     models.push(id)
     contextWindows[id] = contextWindow
+    if (price !== undefined) prices[id] = price
   }
-  return { models, contextWindows }
+  return { models, contextWindows, prices }
 }
 
 /** The scripted model plugin (`ctx.plugin(ScriptedLlm, config)`). */

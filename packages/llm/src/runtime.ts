@@ -7,6 +7,8 @@ import { TOOL_UPDATE_MODES } from './projection.ts'
 import type { GenerateOptions, LlmAdapter, StopReason, StreamEvent, ToolUpdateMode } from './types.ts'
 import { defaultCachePolicy } from './profiles/resolve.ts'
 import type { ModelCachePolicy } from './profiles/types.ts'
+import { entryPrice, type ModelPrice } from './profiles/prices.ts'
+import { requestCost, type RequestCost } from './cost.ts'
 import type { RequestMark } from './cache-marks.ts'
 import { emptyUsage } from './usage.ts'
 
@@ -141,6 +143,29 @@ export class LlmRuntime extends Service {
   }
 
   /**
+   * What `model`'s tokens cost, in USD per million tokens, with the page and date the figures come from: its
+   * adapter's (an HTTP model's profile price, or its entry's `price`). Undefined when the model has no price
+   * or is not served: show tokens only, never a guessed number.
+   */
+  price(model: string): ModelPrice | undefined {
+    const adapter = rawService(this).adapters.get(model)
+    return adapter?.price?.(model)
+  }
+
+  /**
+   * What one response of `model` cost at `price(model)` (`RequestCost`: billed, without a cache, and with
+   * `missedTokens` what a break cost over a full hit); undefined when the model has no price. Cache writes
+   * are priced at the one-hour rate when the model's requests ask for a one-hour lifetime.
+   */
+  cost(model: string, usage: Usage, missedTokens?: number): RequestCost | undefined {
+    const self = rawService(this)
+    const price = self.price(model)
+    if (!price) return undefined
+    const oneHourWrites = self.adapters.get(model)?.cachePolicy?.(model)?.ttl.name === '1h'
+    return requestCost(usage, price, { oneHourWrites, ...missedTokens !== undefined && { missedTokens } })
+  }
+
+  /**
    * The cache markers the request for `options` carries on the wire (`planCacheMarks` applied by its
    * route's adapter): none when the adapter places none. Throws `UNKNOWN_MODEL` as `resolve`.
    */
@@ -226,6 +251,15 @@ function checkAdapter(adapter: LlmAdapter): string[] {
   const { contextWindow } = adapter
   if (contextWindow !== undefined && typeof contextWindow !== 'function' && !(Number.isSafeInteger(contextWindow) && contextWindow >= 1)) {
     throw invalid(`contextWindow ${JSON.stringify(contextWindow)} must be a whole number of tokens >= 1 or a function of the model id`)
+  }
+  if (adapter.price !== undefined && typeof adapter.price !== 'function') throw invalid('price must be a function of the model id')
+  // a price that is not one (negative, not a number) would print nonsense money: refused when served
+  for (const model of models) {
+    try {
+      entryPrice(adapter.price?.(model), undefined)
+    } catch (error) {
+      throw invalid(`model "${model}" has ${(error as Error).message}`)
+    }
   }
   return models
 }

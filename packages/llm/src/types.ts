@@ -2,6 +2,7 @@ import type { ChatMessage, ReadonlyList, ToolCall, ToolHistorySnapshot, ToolSche
 
 import type { RequestMark } from './cache-marks.ts'
 import type { ModelCachePolicy } from './profiles/types.ts'
+import type { ModelPrice } from './profiles/prices.ts'
 
 /**
  * How a route takes tool changes: `none` declares the effective tools; `append` keeps the sequence's
@@ -48,6 +49,8 @@ export interface LlmAdapter {
   contextWindow?: number | ((model: string) => number | undefined)
   /** How a served model's requests use the provider's prompt cache; the generic profile when undefined. */
   cachePolicy?(model: string): ModelCachePolicy | undefined
+  /** What a served model's tokens cost (its profile's price, or its entry's); undefined: no price, tokens only. */
+  price?(model: string): ModelPrice | undefined
   /**
    * The cache markers the request for `options` carries on the wire, as `planCacheMarks` places them from
    * the model's cache policy; none when undefined.

@@ -68,6 +68,6 @@ export class PgFleet implements SessionFleet {
 
 function checkId(id: unknown): asserts id is string {
   if (!isSessionId(id)) {
-    throw new SessionPostgresError('BAD_REQUEST', `invalid session id ${JSON.stringify(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
+    throw new SessionPostgresError('BAD_REQUEST', `invalid session id ${JSON.stringify(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-", and a fork child's adds "~<n>" to its parent's`)
   }
 }

@@ -23,6 +23,7 @@ export const turnEndReason = Schema.union(['done', 'error', 'cancelled', 'step_l
 export const permissionDecider = Schema.union(['policy', 'session', 'user', 'unanswered', 'cancelled'])
 export const permissionRule = Schema.union(['permissions.deny', 'permissions.allow', 'permissions.default', 'readOnlyHint'])
 export const permissionAnswer = Schema.union(['allow-once', 'allow-always', 'deny'])
+export const forkMode = Schema.union(['fork', 'fresh', 'side'])
 
 const toolNames = Schema.array(name).description('an array of tool names')
 const toolDefinition = record({ name, description: text, parameters: jsonObject }).description('a tool definition')
@@ -130,4 +131,15 @@ export const CORE_EVENTS = {
     pattern: optional(name),
     answer: optional(permissionAnswer),
   }),
+  /**
+   * In a parent's log: turn `turn` started the child session `child` (`<parent id>~<n>`, `dsh-agent-loop`'s
+   * `agent.fork()`); `call` is the parent's `agent` tool call that asked for it, absent for a side question.
+   */
+  'fork/child': record({ turn, child: name, mode: forkMode, description: visibleText, call: optional(text) }),
+  /**
+   * The first event of a child's log: it was forked from session `parent`. With mode `fork` or `side` the
+   * parent's history follows, copied (`copied` events; seq references shifted), so the child's log alone
+   * rebuilds its requests; `fresh` copies nothing.
+   */
+  'fork/parent': record({ parent: name, mode: forkMode, description: visibleText, call: optional(text), copied: count }),
 }

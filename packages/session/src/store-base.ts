@@ -6,9 +6,13 @@ import type { Durability } from './durability.ts'
 import type { Session } from './session.ts'
 import type { SessionStoreApi } from './store-api.ts'
 
-const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/
+/** A root id, then `~<n>` for each fork generation (`dsh-agent-loop`'s `agent.fork()` names a child `<parent>~<n>`). */
+const SESSION_ID = /^(?=.{1,128}$)[A-Za-z0-9_-]+(~[1-9][0-9]*)*$/
 
-/** True for a valid session id: 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-". */
+/** What a valid id is, for the one-line refusals of a bad one. */
+const SESSION_ID_RULE = 'ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-", and a fork child\'s adds "~<n>" to its parent\'s'
+
+/** True for a valid session id: 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-", a fork child's `~<n>` after its parent's. */
 export function isSessionId(id: unknown): id is string {
   return typeof id === 'string' && SESSION_ID.test(id)
 }
@@ -117,6 +121,6 @@ export abstract class SessionStoreBase extends Service implements SessionStoreAp
 
 function checkId(id: unknown): asserts id is string {
   if (!isSessionId(id)) {
-    throw new SessionError('INVALID_ID', `invalid session id ${describeValue(id)}; ids are 1 to 128 characters of A-Z, a-z, 0-9, "_" and "-"`)
+    throw new SessionError('INVALID_ID', `invalid session id ${describeValue(id)}; ${SESSION_ID_RULE}`)
   }
 }

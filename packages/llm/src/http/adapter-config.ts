@@ -3,6 +3,7 @@ import Schema from 'schemastery'
 import { TOOL_UPDATE_MODES } from '../projection.ts'
 import { PROVIDER_IDS } from '../profiles/catalog.ts'
 import { cachePolicy, isProviderId, resolveProfile, toolUpdateRefusal } from '../profiles/resolve.ts'
+import { entryPrice, listedPrice, type ModelPrice } from '../profiles/prices.ts'
 import type { ModelCachePolicy, ProviderId, ProviderProfile } from '../profiles/types.ts'
 import type { ToolUpdateMode } from '../types.ts'
 import {
@@ -24,6 +25,8 @@ import { HttpAdapterError } from './error.ts'
  */
 export type HttpModelEntry = string | {
   id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+  /** Overrides the profile's price of the model key by key (`ModelPrice`, USD per million tokens). */
+  price?: Partial<ModelPrice>
 }
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
@@ -35,6 +38,8 @@ export interface HttpModel {
   toolUpdate: ToolUpdateMode
   contextWindow: number
   cache: ModelCachePolicy
+  /** What the model's tokens cost: the entry's `price` over the profile's; undefined when neither has one. */
+  price?: ModelPrice
   /** Set when the entry's `toolUpdate` fell back (see `ToolChangeModels`): the one-line notice to log at boot. */
   notice?: string
 }
@@ -97,6 +102,8 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         contextWindow: Schema.natural().description(`Context window in tokens; default ${defaults.contextWindow}.`),
         cacheTtl: Schema.string().description('Cache lifetime the requests ask for, one the profile offers (anthropic: 5m | 1h; openai: in-memory | 24h, 30m on breakpoint models).'),
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
+        // checked by resolveConfig, so a bad price is refused in one line naming the key (not as a failed union)
+        price: Schema.any().description('{ input, output, cacheRead, cacheWrite, cacheWrite1h?, source?, date? } in USD per million tokens; overrides the profile\'s price of the model key by key.'),
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -150,7 +157,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own, price: priceInput } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -180,8 +187,14 @@ function resolveModels(
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
+    let price: ModelPrice | undefined
+    try {
+      price = entryPrice(priceInput, listedPrice(profile.prices, id))
+    } catch (error) {
+      throw invalid(`model ${quote(id)} has ${(error as Error).message}`)
+    }
     seen.add(id)
-    return { id, profile, toolUpdate: mode, contextWindow, cache, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice } }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice } }
   })
 }
 

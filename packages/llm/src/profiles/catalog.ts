@@ -1,6 +1,7 @@
 import { LOOKBACK_BLOCKS } from '../cache-marks.ts'
 import { OPENAI_BREAKPOINTS } from './model-breakpoints.ts'
 import { ANTHROPIC_TOOL_CHANGE_SOURCES, anthropicToolChanges } from './anthropic-tool-changes.ts'
+import { ANTHROPIC_PRICES } from './prices.ts'
 import type { CacheTtl, ProviderId, ProviderProfile } from './types.ts'
 
 const ANTHROPIC_CACHING = 'https://docs.claude.com/en/docs/build-with-claude/prompt-caching'
@@ -40,6 +41,7 @@ const anthropic: ProviderProfile = {
     { facts: 'message roles user and assistant (system-role messages: see below)', url: ANTHROPIC_MESSAGES },
     ...ANTHROPIC_TOOL_CHANGE_SOURCES,
   ],
+  prices: ANTHROPIC_PRICES,
 }
 
 const openai: ProviderProfile = {

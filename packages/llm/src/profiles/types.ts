@@ -1,5 +1,6 @@
 import type { ToolUpdateMode } from '../types.ts'
 import type { ModelBreakpointFacts } from './model-breakpoints.ts'
+import type { ModelPrice } from './prices.ts'
 
 /** The providers DSH knows the cache rules of; `generic` is any other endpoint. */
 export type ProviderId = 'anthropic' | 'openai' | 'deepseek' | 'dashscope' | 'generic'
@@ -70,6 +71,8 @@ export interface ProviderProfile {
   /** The usage fields the provider reports about its cache, as the wire names them. */
   usageFields: readonly string[]
   sources: readonly ProfileSource[]
+  /** The provider's prices per model id, each with its page and date; a model left out has none (tokens only). */
+  prices?: Readonly<Record<string, ModelPrice>>
 }
 
 /**
