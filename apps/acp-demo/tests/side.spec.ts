@@ -98,4 +98,37 @@ describe('/side over ACP (the real bin, the SDK client)', () => {
     // the parent's history holds none of it
     expect((await sessionEvents(dir, sessionId)).filter((event) => event.type === 'user/message').map((event) => event.data.text)).toEqual(['hello'])
   })
+
+  it('shows a child agent\'s progress as updates of its parent\'s agent call, and refuses /side while a turn runs', { timeout: 60_000 }, async () => {
+    const { dir, file } = await appFolder(appYaml([], '      - { name: slow, description: Takes its time., delayMs: 1500, result: "slow done" }'))
+    const driven = await start(file)
+    const sessionId = await newSession(driven, '/work/a')
+    const before = driven.updates.length
+    const asked = prompt(driven, sessionId, '/call agent {"instruction":"/call lookup {\\"word\\":\\"vole\\"}","description":"look a word up"}')
+    expect(await asked).toEqual({ stopReason: 'end_turn' })
+    const updates = driven.updates.slice(before).map((n) => n.update as { sessionUpdate: string; toolCallId?: string; status?: string; content?: { content: { text: string } }[]; _meta?: unknown })
+    const call = updates.find((update) => update.sessionUpdate === 'tool_call')!
+    const ofCall = updates.filter((update) => update.toolCallId === call.toolCallId)
+    // the call, its child's progress (in order, in progress), then the call's own result
+    expect(ofCall[0]).toBe(call)
+    const progress = ofCall.slice(1, -1)
+    expect(progress.length).toBeGreaterThan(0)
+    for (const update of progress) expect(update).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'in_progress', _meta: { dsh: { child: `${sessionId}~1` } } })
+    const last = progress.at(-1)!.content![0]!.content.text.split('\n')
+    expect(last[0]).toBe(`child session ${sessionId}~1 ended (done)`)
+    expect(last).toContain('→ lookup {"word":"vole"}')
+    expect(last).toContain('← a small furry animal')
+    expect(ofCall.at(-1)).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'completed', rawOutput: 'tool lookup returned: a small furry animal' })
+    // no child tool call reached the client as one of the parent's
+    expect(updates.filter((update) => update.sessionUpdate === 'tool_call')).toHaveLength(1)
+
+    const held = prompt(driven, sessionId, '/call slow {}')
+    await until(() => driven.updates.find((n) => n.update.sessionUpdate === 'tool_call' && (n.update as { title?: string }).title === 'slow'), 'the slow call')
+    const busy = await rejection(prompt(driven, sessionId, '/side meanwhile?'))
+    expect(busy).toMatchObject({ code: -32600, data: { code: 'BUSY' }, message: `session "${sessionId}" is running a turn; ask the side question once it ends (it forks the conversation as it stands between turns)` })
+    expect(await held).toEqual({ stopReason: 'end_turn' })
+    expect(await driven.stop()).toBe(0)
+    for (const id of [sessionId, `${sessionId}~1`]) checkBalanced(await sessionEvents(dir, id))
+    expect((await sessionEvents(dir, sessionId)).filter((event) => event.type === 'fork/child')).toHaveLength(1)
+  })
 })
