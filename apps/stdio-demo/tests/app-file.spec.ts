@@ -112,7 +112,7 @@ describe('hostile app files, through the executable', () => {
     expect(flag.result).toMatchObject({ code: 1, stdout: '' })
     expect(flag.result.stderr).toBe(`${flag.file}: entry "oai" (dsh-llm-openai): invalid config: $.models[0] expected string | { id: string, `
       + 'provider?: "anthropic" | "openai" | "deepseek" | "dashscope" | "generic", toolUpdate?: "none" | "append" | "addition-only" | "in-history", '
-      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any, diagnostics?: boolean } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
   })
 
   it('refuses at boot a price that is negative or not a number, in one line naming the file, the entry, the model and the key', async () => {
@@ -131,5 +131,16 @@ describe('hostile app files, through the executable', () => {
     expect(text.result).toMatchObject({ code: 1, stdout: '' })
     expect(text.result.stderr).toBe(`${text.file}: entry "offline" (dsh-llm-scripted): failed to start: adapter "scripted": model "priced-echo" has price.input "cheap"; `
       + 'it must be a number of USD per million tokens >= 0\n')
+  })
+
+  it('refuses at boot cache diagnostics on a profile whose provider documents none, naming the file, the entry and the key', async () => {
+    const { file } = await writeApp([
+      '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: deepseek-chat } }',
+      '- { id: ds, name: dsh-llm-anthropic, config: { baseURL: "https://api.deepseek.com/anthropic", apiKeyEnv: DSH_TEST_UNSET_DS_KEY, models: [{ id: deepseek-chat, diagnostics: true }] } }',
+    ].join('\n') + '\n')
+    const result = await run([file], 'hello\n')
+    expect(result).toMatchObject({ code: 1, stdout: '' })
+    expect(result.stderr).toBe(`${file}: entry "ds" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "deepseek-chat" has diagnostics true, `
+      + "but the deepseek profile's provider documents no cache diagnostics; only entries on the anthropic profile take the key\n")
   })
 })

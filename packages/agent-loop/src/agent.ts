@@ -14,6 +14,7 @@ import { nextRequest } from './reconstruct.ts'
 import { SessionParts } from './session-parts.ts'
 import { assembleStep } from './step-input.ts'
 import { reopenAfterStoreFailure } from './store-recovery.ts'
+import './verdict-event.ts'
 import { runToolCalls } from './tool-calls.ts'
 import { TurnCancelled, linkedController, logTurnEnd, type Turn } from './turn.ts'
 import type { AgentSettings, AgentStatus, PromptOptions, TurnResult } from './types.ts'
@@ -217,9 +218,11 @@ export class Agent {
         const request: GenerateOptions = { ...nextRequest(session)!, signal }
         this.lastRequest = request
         const response = await callModel(current, route, request)
-        const { usage, toolCalls } = response
+        const { usage, toolCalls, verdict } = response
         session.append('assistant/message', { turn, step, text: response.text, toolCalls, ...(usage ? { usage } : {}) })
-        if (usage) notify({ type: 'usage', turn, step, usage })
+        // the provider's verdict, and the id the next request of the sequence names
+        if (verdict) session.append('provider/verdict', { turn, step, ...verdict, ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}) })
+        if (usage) notify({ type: 'usage', turn, step, usage, ...(verdict ? { verdict } : {}) })
         result.text = response.text
         result.toolCalls = toolCalls
         if (toolCalls.length) {

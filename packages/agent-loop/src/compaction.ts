@@ -42,8 +42,10 @@ export class CompactionCancelled extends Error {}
 export async function compact(input: CompactionInput): Promise<CompactionOutcome> {
   const { session, llm, request, throughSeq, turn, step, reason, signal, timeoutMs } = input
   const timeout = AbortSignal.timeout(timeoutMs)
+  // outside the request sequence: it asks for no provider verdict, and the next step's request starts a new sequence
+  const { previousResponseId: _sequence, ...rest } = request
   const options: GenerateOptions = {
-    ...request,
+    ...rest,
     messages: [...request.messages, { role: 'user', text: COMPACTION_INSTRUCTION }],
     signal: AbortSignal.any([signal, timeout]),
   }

@@ -1,12 +1,15 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
+import { previousResponseId } from './verdict-event.ts'
 
 /** The model-facing part of a request: what must be rebuildable from the session log alone. */
 export interface RequestShape extends RequestHeader {
   messages: ChatMessage[]
   /** The tool updates of the request sequence, which decide how an adapter projects a tool change. */
   toolHistory?: ToolHistorySnapshot
+  /** The previous response of the request's sequence (`provider/verdict`), null on a sequence's first request. */
+  previousResponseId: string | null
 }
 
 /**
@@ -35,6 +38,7 @@ export function rebuildLastRequest(events: readonly SessionEvent[]): RequestShap
     ...header.deferredTools && { deferredTools: [...header.deferredTools] },
     messages: [...replay.messages()],
     ...replay.toolHistory() && { toolHistory: replay.toolHistory() },
+    previousResponseId: previousResponseId(replay),
   }
 }
 
@@ -49,5 +53,6 @@ export function nextRequest(session: Session): Omit<GenerateOptions, 'signal'> |
     messages: session.messages(),
     toolHistory: session.toolHistory(),
     ...(logged.deferredTools?.length ? { deferredTools: logged.deferredTools } : {}),
+    previousResponseId: previousResponseId(session),
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolCall, Usage } from 'dsh-core'
+import type { CollectedResponse } from 'dsh-llm'
 import type { CompactionReason, TurnEndReason } from 'dsh-session'
 import type { PermissionAsker } from './permission-gate.ts'
 import type { PermissionPolicy, PermissionsConfig } from './permission-policy.ts'
@@ -30,13 +31,16 @@ export type AgentSettings = Required<Omit<AgentLoopConfig, 'permissions'>> & {
   scope: string
 }
 
+type ProviderVerdict = NonNullable<CollectedResponse['verdict']>
+
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =
   | { type: 'text'; turn: number; step: number; delta: string }
   | { type: 'tool-call'; turn: number; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool-result'; turn: number; step: number; id: string; name: string; output: string; isError: boolean }
   | { type: 'tools-changed'; turn: number; step: number; added: string[]; removed: string[] }
-  | { type: 'usage'; turn: number; step: number; usage: Usage }
+  /** A response's usage, with the provider's cache verdict on its request when the route sent one (`provider/verdict`). */
+  | { type: 'usage'; turn: number; step: number; usage: Usage; verdict?: ProviderVerdict }
   /** A compaction ran (step 0: between turns): `error` when it failed and nothing was logged. */
   | { type: 'compaction'; turn: number; step: number; reason: CompactionReason; throughSeq?: number; usage?: Usage; error?: string }
   | { type: 'turn-end'; turn: number; reason: TurnEndReason; error?: string }

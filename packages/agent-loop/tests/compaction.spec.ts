@@ -104,7 +104,7 @@ describe('auto-compaction', () => {
     const sent = first.agent.lastRequest!
     const rebuilt = rebuildLastRequest(first.agent.session.events())!
     expect(rebuilt.messages[0]).toEqual(summaryMessage(compactions(first.agent.session.events())[0]!.data.summary))
-    expect(JSON.stringify(rebuilt)).toBe(JSON.stringify({ model: sent.model, system: sent.system, tools: sent.tools, messages: sent.messages, toolHistory: sent.toolHistory }))
+    expect(JSON.stringify(rebuilt)).toBe(JSON.stringify({ model: sent.model, system: sent.system, tools: sent.tools, messages: sent.messages, toolHistory: sent.toolHistory, previousResponseId: sent.previousResponseId }))
     const messages = first.agent.session.messages()
     await first.dispose()
     disposers.length = 0

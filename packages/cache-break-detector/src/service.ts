@@ -7,6 +7,7 @@ import './session-event.ts'
 import type {} from 'dsh-session'
 import { renderSections } from 'dsh-system-prompt/bytes'
 import type {} from 'dsh-system-prompt' // ctx.systemPrompt and its events
+import { PROVIDER_REASONS, agreementOf, bothSides } from './agreement.ts'
 import { ColdWatch, type ColdCache } from './cold.ts'
 import { explainBreak, type RuledObservation } from './explain.ts'
 import { fingerprint } from './fingerprint.ts'
@@ -14,7 +15,7 @@ import { layoutOf } from './layout.ts'
 import { routeCaching, type RouteCaching } from './route-caching.ts'
 import { SectionIndex } from './sections.ts'
 import { DEFAULT_THRESHOLDS, isDropRatio, resolveThresholds } from './thresholds.ts'
-import type { DropThresholds, PromptCacheBreak, RequestFingerprint } from './types.ts'
+import type { DropThresholds, PromptCacheBreak, ProviderView, RequestFingerprint } from './types.ts'
 
 declare module 'cordis' {
   interface Context {
@@ -37,6 +38,12 @@ export interface PromptCacheConfig {
 }
 
 type UsageUpdate = Extract<AgentUpdate, { type: 'usage' }>
+
+/** The break's provider side from the verdict the route sent with the response. */
+function providerView(verdict: NonNullable<UsageUpdate['verdict']>): ProviderView {
+  const { reason, missedTokens, pending, responseId } = verdict
+  return { ...reason !== undefined && { reason }, ...missedTokens !== undefined && { missedTokens }, ...pending && { pending }, responseId }
+}
 
 /** An agent's last observed request and the breaks found so far in this process. */
 interface AgentRecord {
@@ -75,6 +82,8 @@ const optionalMs = Schema.transform(Schema.any(), (value): number | undefined =>
  */
 export class PromptCache extends Service {
   static inject = ['llm']
+  /** Anthropic's `cache_miss_reason` types and the DSH reasons each corresponds to (the agreement's one table). */
+  static readonly PROVIDER_REASONS = PROVIDER_REASONS
 
   static Config: Schema<ConfigInput<PromptCacheConfig>, PromptCacheConfig> = Schema.object({
     enabled: Schema.boolean().default(true).description('Watch requests and report breaks; false registers no listeners.'),
@@ -159,7 +168,7 @@ export class PromptCache extends Service {
     }
   }
 
-  private observe(agent: Agent, { turn, step, usage }: UsageUpdate) {
+  private observe(agent: Agent, { turn, step, usage, verdict }: UsageUpdate) {
     const options = agent.lastRequest
     if (!options) return
     const dispatch = this.dispatched.get(options as GenerateOptions)
@@ -187,10 +196,17 @@ export class PromptCache extends Service {
     const found = explainBreak(previous, current, { ...(caching.rules ? { rules: caching.rules } : {}), thresholds: this.thresholds })
     if (!found) return
 
-    const info = deepFreeze<PromptCacheBreak>({ turn, step, ...found })
+    // the provider's verdict on the same request, beside DSH's (routes that ask for one: Anthropic's cache diagnostics)
+    const provider = verdict && providerView(verdict)
+    const agreement = agreementOf(found, provider)
+    const info = deepFreeze<PromptCacheBreak>({ turn, step, ...found, ...provider && { provider }, ...agreement && { agreement } })
     record.breaks.push(info)
-    this.logger.info('prompt cache break in agent %s, turn %d step %d: %s; cache reads %d → %d',
-      agent.id, turn, step, found.allReasons.join(', '), found.previousCacheReadTokens, found.currentCacheReadTokens)
+    this.logger.info('prompt cache break in agent %s, turn %d step %d: %s; cache reads %d → %d%s',
+      agent.id, turn, step, found.allReasons.join(', '), found.previousCacheReadTokens, found.currentCacheReadTokens, agreement ? ` (provider: ${agreement})` : '')
+    if (provider && (agreement === 'disagree' || agreement === 'provider-only')) {
+      const what = agreement === 'disagree' ? 'DSH and the provider disagree' : 'only the provider names a cause'
+      this.logger.warn(`prompt cache break in agent ${agent.id}, turn ${turn} step ${step}: ${what}: ${bothSides(found, provider)}`)
+    }
     this.guard(() => agent.session.append('prompt-cache/break', info))
     this.guard(() => this.notify('prompt-cache/break', agent, info), 'a prompt-cache/break listener threw')
   }

@@ -40,5 +40,12 @@ export const PROMPT_CACHE_EVENTS = defineEvents({
     profile: optional(Schema.string()),
     predictedCacheReadTokens: optional(figure),
     ttlMs: optional(figure),
+    provider: optional(record({
+      reason: optional(word),
+      missedTokens: optional(count),
+      pending: optional(Schema.const(true).description('true or absent')),
+      responseId: word,
+    }, { open: true }).description("the provider's verdict")),
+    agreement: optional(Schema.union(['agree', 'disagree', 'dsh-only', 'provider-only'])),
   }, { open: true }),
 })

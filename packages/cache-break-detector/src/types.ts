@@ -122,8 +122,30 @@ export interface CacheBreak {
   ttlMs?: number
 }
 
-/** A break as logged (`prompt-cache/break`) and emitted: where it happened and what was found. */
+/** The provider's own verdict on the request of a break (Anthropic's cache diagnostics), as it came. */
+export interface ProviderView {
+  /** Its `cache_miss_reason`, a reason DSH does not know included; absent: it found no divergence. */
+  reason?: string
+  /** Tokens it says would have been read from cache had the prefix matched. */
+  missedTokens?: number
+  /** It answered before its comparison finished. */
+  pending?: true
+  /** The response it answered with. */
+  responseId: string
+}
+
+/**
+ * A break as logged (`prompt-cache/break`) and emitted: where it happened and what was found — DSH's view
+ * (`reason`, `section`, `offset`, `changedToolNames`) and, on a route that asks for it, the provider's.
+ */
 export interface PromptCacheBreak extends CacheBreak {
   turn: number
   step: number
+  /** The provider's verdict on the same request; absent on routes whose provider gives none. */
+  provider?: ProviderView
+  /**
+   * Whether the two views name the same cause (`PROVIDER_REASONS`), or only one names one; absent when the
+   * provider gave no verdict, or neither names a cause.
+   */
+  agreement?: 'agree' | 'disagree' | 'dsh-only' | 'provider-only'
 }

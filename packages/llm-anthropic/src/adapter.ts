@@ -3,12 +3,12 @@ import type { APIError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { MessageCreateParamsStreaming as BetaMessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages'
 import type { GenerateOptions, LlmAdapter } from 'dsh-llm'
-import { createHttpAdapter, httpWireBody, type AdapterWarn, type HttpAdapterDefinition, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
+import { createHttpAdapter, httpWireBody, type AdapterWarn, type HttpAdapterDefinition, type HttpModel, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { failures } from './failures.ts'
 import { applyBreakpoints, markableMessages } from './cache-markers.ts'
-import { buildMessagesRequest, type MessagesRequest } from './request.ts'
+import { buildMessagesRequest, type BuiltRequest, type MessagesRequest } from './request.ts'
 import { buildAnthropicToolChangeRequest, usesAnthropicToolChanges } from './anthropic-tool-changes.ts'
 import { withSdkWarnings } from './sdk-warnings.ts'
 import { MessageStreamReader } from './stream-reader.ts'
@@ -28,9 +28,10 @@ export const messages: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Anthropic
   betaHeader: () => 'anthropic-beta',
   createClient,
   buildRequest: (options, projection, config, model) => {
-    return usesAnthropicToolChanges(model)
+    const built = usesAnthropicToolChanges(model)
       ? buildAnthropicToolChangeRequest(options, model, config.maxTokens)
       : buildMessagesRequest(options, projection, config.maxTokens)
+    return withDiagnostics(built, model, options.previousResponseId)
   },
   // cache breakpoints: planned by dsh-llm's planCacheMarks, placed here
   markable: markableMessages,
@@ -40,7 +41,17 @@ export const messages: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Anthropic
     // the beta events are a superset of the ones the reader knows
     ? client.beta.messages.create(body as unknown as BetaMessageCreateParamsStreaming, init) as unknown as Promise<AsyncIterable<RawMessageStreamEvent>>
     : client.messages.create(body as unknown as MessageCreateParamsStreaming, init)),
-  reader: () => new MessageStreamReader(),
+  reader: (model) => new MessageStreamReader(model?.diagnostics === true),
+}
+
+/**
+ * The request with Anthropic's cache diagnostics when its model asks for them (the anthropic profile, unless
+ * the entry says `diagnostics: false`) and the caller keeps a sequence (`previousResponseId` given, `null` on
+ * its first request). A field only Anthropic documents: no other profile's body ever carries it.
+ */
+function withDiagnostics(built: BuiltRequest, model: HttpModel | undefined, previous: string | null | undefined): BuiltRequest {
+  if (!model?.diagnostics || previous === undefined) return built
+  return { ...built, body: { ...built.body, diagnostics: { previous_message_id: previous } } }
 }
 
 /** Whether a body carries Anthropic's own tool-change blocks (a `tool` with a `type`), which DeepSeek's never do. */

@@ -57,6 +57,11 @@ export interface MessagesRequest {
   tools?: WireTool[]
   messages: WireMessage[]
   stream: true
+  /**
+   * Anthropic's cache diagnostics (the anthropic profile only): the previous response of the sequence, `null`
+   * on its first request; the response then says why the cache could not reuse that request's prefix.
+   */
+  diagnostics?: { previous_message_id: string | null }
 }
 
 /**

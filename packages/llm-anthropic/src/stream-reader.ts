@@ -18,7 +18,11 @@ interface OpenToolUse {
  * Thinking and other block types are not part of DSH's stream and are skipped.
  */
 export class MessageStreamReader {
+  /** Whether the request asked for Anthropic's cache diagnostics (its model's entry): then the response's verdict is read. */
+  constructor(private readonly diagnostics = false) {}
+
   private readonly open = new Map<number, OpenToolUse>()
+  private verdict: Verdict | undefined
   private readonly usage = new UsageAccumulator()
   private stopReason: string | null = null
   private stopped = false
@@ -31,6 +35,8 @@ export class MessageStreamReader {
     switch (event.type) {
       case 'message_start':
         this.usage.add(event.message?.usage)
+        // the verdict rides on the message, so in a stream on message_start (SDK 1.17: Message.diagnostics)
+        if (this.diagnostics) this.verdict = readVerdict(event.message as unknown as WireMessage | undefined)
         return []
       case 'content_block_start': {
         const block = event.content_block
@@ -80,11 +86,38 @@ export class MessageStreamReader {
       throw new HttpAdapterError('TRUNCATED_STREAM', `the message stopped while tool_use blocks were still open: ${names}`)
     }
     const events: StreamEvent[] = []
+    if (this.verdict) events.push({ type: 'verdict', verdict: this.verdict })
     const usage = this.usage.result()
     if (usage) events.push({ type: 'usage', usage })
     events.push({ type: 'done', stopReason: stopReason(this.stopReason, this.calls > 0) })
     return events
   }
+}
+
+type Verdict = Extract<StreamEvent, { type: 'verdict' }>['verdict']
+
+/** What a response message carries for the verdict: its id and Anthropic's `diagnostics` (`Diagnostics` in the SDK's types). */
+interface WireMessage {
+  id?: unknown
+  diagnostics?: { cache_miss_reason?: unknown } | null
+}
+
+/**
+ * The provider's verdict from a response message: `diagnostics: null` means no divergence (no `reason`); a `diagnostics`
+ * whose `cache_miss_reason` is null means the comparison was still running (pending). A reason type DSH does
+ * not know is kept as it came, never dropped; a message without an id gives no verdict (nothing to chain).
+ */
+export function readVerdict(message: WireMessage | undefined): Verdict | undefined {
+  if (!message || typeof message.id !== 'string' || !message.id) return undefined
+  const responseId = message.id
+  const diagnostics = message.diagnostics
+  if (diagnostics === null || diagnostics === undefined || typeof diagnostics !== 'object') return { responseId }
+  const miss = diagnostics.cache_miss_reason
+  if (miss === null || miss === undefined) return { responseId, pending: true }
+  const type = typeof miss === 'string' ? miss : (miss as { type?: unknown }).type
+  const reason = typeof type === 'string' && type ? type : JSON.stringify(miss)
+  const tokens = typeof miss === 'object' ? (miss as { cache_missed_input_tokens?: unknown }).cache_missed_input_tokens : undefined
+  return { responseId, reason, ...Number.isSafeInteger(tokens) && (tokens as number) >= 0 && { missedTokens: tokens as number } }
 }
 
 function parseCall(call: OpenToolUse): ToolCall {

@@ -14,11 +14,11 @@ wireTypeCases({
     "import type { DeepSeekMessagesParams } from '../src/request.ts'",
   ],
   routes: [
-    { provider: 'anthropic', typeName: 'MessageCreateParamsStreaming', modes: ['none', 'append'], allowed: ['cache_control'] },
+    { provider: 'anthropic', typeName: 'MessageCreateParamsStreaming', modes: ['none', 'append'], allowed: ['cache_control', 'diagnostics'] },
     // Anthropic's own tool-change blocks exist in the SDK's beta namespace only
     {
       provider: 'anthropic', name: 'anthropicBeta', typeName: 'BetaMessageCreateParamsStreaming', modes: ['addition-only', 'in-history'],
-      allowed: ['cache_control', 'defer_loading', 'tool_addition', 'tool_removal', 'tool_definition'],
+      allowed: ['cache_control', 'defer_loading', 'tool_addition', 'tool_removal', 'tool_definition', 'diagnostics'],
     },
     { provider: 'deepseek', typeName: 'DeepSeekMessagesParams', allowed: ['defer_loading', 'tool_addition', 'tool_removal'] },
     { provider: 'generic', typeName: 'MessageCreateParamsStreaming', allowed: [] },

@@ -55,6 +55,10 @@ export function wireScenarios(model: string): WireScenario[] {
     change('after addition', toolChanges.afterAddition(model)),
     change('before removal', toolChanges.beforeRemoval(model)),
     change('after removal', toolChanges.afterRemoval(model)),
+    // a request of a sequence: routes whose provider compares requests itself (Anthropic's cache diagnostics) name the previous response
+    plain('first request of a sequence', sampleRequest({ model, previousResponseId: null })),
+    plain('later request of a sequence', sampleRequest({ model, messages: roundTrip, previousResponseId: 'msg_01SequencePrevious' })),
+    change('after addition, later in a sequence', { ...toolChanges.afterAddition(model), previousResponseId: 'msg_01SequencePrevious' }),
   ]
 }
 

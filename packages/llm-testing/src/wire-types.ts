@@ -7,7 +7,7 @@ import { scenariosFor } from './wire-scenarios.ts'
 /** Fields and block types one provider documents and another does not. */
 export const PROVIDER_ONLY = [
   'cache_control', 'prompt_cache_key', 'prompt_cache_retention', 'prompt_cache_options', 'prompt_cache_breakpoint', 'defer_loading',
-  'tool_addition', 'tool_removal', 'tool_definition',
+  'tool_addition', 'tool_removal', 'tool_definition', 'diagnostics',
 ] as const
 /** Provider-only block types (`type` values); the others are keys. */
 const BLOCK_TYPES: readonly string[] = ['tool_addition', 'tool_removal', 'tool_definition']

@@ -49,6 +49,7 @@ export async function* guardStream(
   const abort = abortRace(signal, cancelled)
   let exhausted = false
   let usage: Usage | undefined
+  let sawVerdict = false
   let sawToolCall = false
   try {
     while (true) {
@@ -80,6 +81,14 @@ export async function* guardStream(
           usage = normalizeUsage(event.usage as Partial<Usage>)
           yield { type: 'usage', usage }
           break
+        case 'verdict': {
+          if (sawVerdict) throw protocol('a verdict was reported twice')
+          const problem = verdictProblem(event.verdict)
+          if (problem) throw protocol(problem)
+          sawVerdict = true
+          yield { type: 'verdict', verdict: event.verdict as Extract<StreamEvent, { type: 'verdict' }>['verdict'] }
+          break
+        }
         case 'done': {
           const stopReason = event.stopReason as StopReason
           if (!STOP_REASONS.includes(stopReason)) {
@@ -90,7 +99,7 @@ export async function* guardStream(
           return
         }
         default:
-          throw protocol(`unknown event type ${JSON.stringify(event?.type)}; valid: text, tool-call, usage, done`)
+          throw protocol(`unknown event type ${JSON.stringify(event?.type)}; valid: text, tool-call, usage, verdict, done`)
       }
       if (signal?.aborted) throw cancelled()
     }
@@ -101,6 +110,16 @@ export async function* guardStream(
     abort?.dispose()
     // Close the adapter (its HTTP body, its timers) without waiting: a stuck adapter must not hold us.
     if (!exhausted) Promise.resolve().then(() => iterator.return?.()).catch(() => {})
+  }
+}
+
+function verdictProblem(verdict: unknown): string | undefined {
+  if (verdict === null || typeof verdict !== 'object') return 'a verdict must be an object'
+  const { responseId, reason, missedTokens } = verdict as Record<string, unknown>
+  if (typeof responseId !== 'string' || !responseId) return `a verdict's responseId must be a non-empty string, got ${JSON.stringify(responseId)}`
+  if (reason !== undefined && (typeof reason !== 'string' || !reason)) return `a verdict's reason must be a non-empty string or absent, got ${JSON.stringify(reason)}`
+  if (missedTokens !== undefined && !(Number.isSafeInteger(missedTokens) && (missedTokens as number) >= 0)) {
+    return `a verdict's missedTokens must be a whole number >= 0, got ${JSON.stringify(missedTokens)}`
   }
 }
 

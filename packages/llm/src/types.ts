@@ -25,7 +25,32 @@ export interface GenerateOptions {
   deferredTools?: string[]
   toolHistory?: ToolHistorySnapshot
   maxTokens?: number
+  /**
+   * The id of the previous response of this request's sequence, `null` on a sequence's first request; absent
+   * when the caller keeps no sequence (a compaction, a direct call). A route whose provider compares requests
+   * itself (Anthropic's cache diagnostics) sends it and answers with a `verdict`; others ignore it.
+   */
+  previousResponseId?: string | null
   signal?: AbortSignal
+}
+
+/**
+ * The provider's own verdict on a request's cache use (Anthropic's cache diagnostics), for a request that
+ * carried `previousResponseId`.
+ */
+interface ProviderVerdict {
+  /** The response's id: the next request of the sequence names it. */
+  responseId: string
+  /**
+   * Why the provider could not reuse the previous request's prefix, as it came (`model_changed`,
+   * `system_changed`, `tools_changed`, `messages_changed`, `previous_message_not_found`, `unavailable`, or a
+   * reason DSH does not know yet); absent when it found no divergence.
+   */
+  reason?: string
+  /** Tokens the provider says would have been read from cache had the prefix matched. */
+  missedTokens?: number
+  /** The provider answered before its comparison finished: no reason yet. */
+  pending?: true
 }
 
 /** One item of a model stream. A stream ends with exactly one `done`. */
@@ -33,6 +58,8 @@ export type StreamEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool-call'; call: ToolCall }
   | { type: 'usage'; usage: Usage }
+  /** The provider's cache verdict on this request (at most one, before `done`). */
+  | { type: 'verdict'; verdict: ProviderVerdict }
   | { type: 'done'; stopReason: StopReason }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'cancelled'

@@ -63,12 +63,25 @@ describe('llm.stream contract', () => {
     expect(result.usage).toEqual({ inputTokens: 8, outputTokens: 0, cacheReadTokens: 8, cacheWriteTokens: 0 })
   })
 
+  it('passes a provider verdict through to collect(), an unknown reason as it came', async () => {
+    const ctx = await setup()
+    const verdict = { responseId: 'msg_1', reason: 'speed_changed', missedTokens: 900 }
+    ctx.llm.register(fakeAdapter('p', ['m'], [{ type: 'verdict', verdict }, { type: 'text', delta: 'hi' }]).adapter)
+    const result = await collect(ctx.llm.stream(options('m')))
+    expect(result.verdict).toEqual(verdict)
+    expect(result.text).toBe('hi')
+  })
+
   it.each([
     [[{ type: 'usage', usage }, { type: 'usage', usage }], 'usage was reported twice'],
-    [[{ type: 'reasoning', delta: 'x' }], 'unknown event type "reasoning"; valid: text, tool-call, usage, done'],
+    [[{ type: 'reasoning', delta: 'x' }], 'unknown event type "reasoning"; valid: text, tool-call, usage, verdict, done'],
     [[{ type: 'text', delta: 3 }], 'text delta must be a string, got number'],
     [[{ type: 'tool-call', call: { id: '', name: 't', arguments: {} } }], 'tool call id must be a non-empty string'],
     [[{ type: 'tool-call', call: { id: 'c', name: 't', arguments: '{}' } }], 'arguments of tool call "t" must be a JSON object'],
+    [[{ type: 'verdict', verdict: { responseId: 'r' } }, { type: 'verdict', verdict: { responseId: 'r' } }], 'a verdict was reported twice'],
+    [[{ type: 'verdict', verdict: { responseId: '' } }], "a verdict's responseId must be a non-empty string"],
+    [[{ type: 'verdict', verdict: { responseId: 'r', reason: 7 } }], "a verdict's reason must be a non-empty string or absent, got 7"],
+    [[{ type: 'verdict', verdict: { responseId: 'r', reason: 'tools_changed', missedTokens: -2 } }], "a verdict's missedTokens must be a whole number >= 0, got -2"],
     [[{ type: 'done', stopReason: 'stop' }], 'unknown stop reason "stop"; valid: end_turn, tool_use, max_tokens, cancelled'],
   ])('rejects a contract breach %#', async (events, message) => {
     const ctx = await setup()

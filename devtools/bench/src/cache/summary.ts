@@ -95,6 +95,9 @@ export const TARGETS: { key: string; check: '>=' | '='; bound: number }[] = [
   { key: 'cache_share_anthropic_in_history', check: '>=', bound: 0.99 },
   { key: 'cache_share_dashscope_markers', check: '>=', bound: 0.95 },
   { key: 'cache_share_openai_breakpoints', check: '>=', bound: 0.99 },
+  // the provider's verdict and DSH's name the same cause on every break both saw; the eviction is the provider's alone
+  { key: 'cache_reason_agreement', check: '=', bound: 1 },
+  { key: 'cache_reason_provider_only', check: '=', bound: 1 },
   // the real detector, predicting with each route's profile, explains every fall the emulated provider reported
   ...['anthropic_breakpoints', 'openai_prompt_cache_key', 'dashscope_markers', 'deepseek_addition_only'].map((key) => (
     { key: `cache_unexplained_breaks_${key}`, check: '=' as const, bound: 0 })),

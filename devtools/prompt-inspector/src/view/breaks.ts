@@ -1,3 +1,4 @@
+import PromptCache from 'dsh-cache-break-detector'
 import { diffPrefixes } from '../diff.ts'
 import type { PrefixSource } from '../sources.ts'
 import { explainBreak } from './explain-break.ts'
@@ -49,6 +50,21 @@ function detectorOf({ seq, data }: LoggedBreak): NonNullable<ViewBreak['detector
     previousCacheReadTokens: count(data.previousCacheReadTokens),
     currentCacheReadTokens: count(data.currentCacheReadTokens),
     changedToolNames: strings(data.changedToolNames),
+    provider: providerOf(data.provider),
+    agreement: typeof data.agreement === 'string' ? data.agreement : null,
+  }
+}
+
+/** The provider's side of a logged break; a reason DSH's table does not know stays as it came, marked unknown. */
+function providerOf(value: unknown): NonNullable<ViewBreak['detector']>['provider'] {
+  if (value === null || typeof value !== 'object') return null
+  const { reason, missedTokens, pending } = value as Record<string, unknown>
+  const named = typeof reason === 'string' ? reason : null
+  return {
+    reason: named,
+    known: named === null || Object.hasOwn(PromptCache.PROVIDER_REASONS, named),
+    missedTokens: typeof missedTokens === 'number' && Number.isFinite(missedTokens) ? missedTokens : null,
+    pending: pending === true,
   }
 }
 

@@ -58,6 +58,14 @@ export const CLIENT_SCRIPT = String.raw`
   figures.appendChild(figure('compactions', num(s.compactions), 'compactions'))
   figures.appendChild(figure('failed-turns', num(s.failedTurns), 'failed turns'))
   figures.appendChild(figure('breaks', num(data.breaks.length), 'breaks (' + num(s.detectorBreaks) + ' by the detector)'))
+  var a = s.agreement
+  if (a.agree + a.disagree + a.dshOnly + a.providerOnly) {
+    // the provider's own verdict beside the detector's reason (Anthropic's cache diagnostics)
+    var agreed = 'provider agreed on ' + num(a.agree) + ' of ' + num(a.agree + a.disagree) + ' breaks both saw'
+    if (a.providerOnly) agreed += '; ' + num(a.providerOnly) + ' provider-only'
+    if (a.dshOnly) agreed += '; ' + num(a.dshOnly) + ' DSH-only'
+    figures.appendChild(figure('agreement', a.disagree ? num(a.disagree) + ' disagree' : 'agree', agreed))
+  }
   var causes = document.getElementById('causes')
   causes.appendChild(el('span', 'note', 'Uncached tokens by cause:'))
   data.causes.forEach(function (cause) {

@@ -65,6 +65,12 @@ export const DETAIL_SCRIPT = String.raw`
     box.appendChild(pre)
     return box
   }
+  function providerText(p) {
+    if (p.pending) return 'pending (the provider answered before its comparison finished)'
+    if (p.reason === null) return 'no divergence'
+    var text = p.known ? p.reason : p.reason + ' (unknown provider reason)'
+    return p.missedTokens === null ? text : text + ', ' + num(p.missedTokens) + ' tokens missed'
+  }
   function showBreak(index) {
     var item = data.breaks[index]
     scrollToRequest(item.request)
@@ -80,6 +86,8 @@ export const DETAIL_SCRIPT = String.raw`
       ['all reasons', d ? d.allReasons.join(', ') : ''],
       ['cache reads', d ? num(d.previousCacheReadTokens) + ' → ' + num(d.currentCacheReadTokens) : ''],
       ['changed tools', d ? d.changedToolNames.join(', ') : ''],
+      ['provider', d && d.provider ? providerText(d.provider) : (d ? 'no verdict (the route asks the provider for none)' : ''), 'provider'],
+      ['agreement', d && d.agreement ? d.agreement : '', 'agreement'],
       ['header', item.previousHeader === null ? '' : 'seq ' + data.headers[item.previousHeader].seq + ' → seq ' + data.headers[item.header].seq],
     ]))
     var diff = item.diff

@@ -91,7 +91,13 @@ export interface ViewBreak {
   previousHeader: number | null
   header: number
   /** The `prompt-cache/break` event logged for this request, as logged. */
-  detector: { seq: number; reason: string; allReasons: string[]; section: string | null; offset: number | null; previousCacheReadTokens: number; currentCacheReadTokens: number; changedToolNames: string[] } | null
+  detector: {
+    seq: number; reason: string; allReasons: string[]; section: string | null; offset: number | null; previousCacheReadTokens: number; currentCacheReadTokens: number; changedToolNames: string[]
+    /** The provider's verdict on the same request, as the break logged it (null: the route gives none). `known`: DSH's provider table has the reason. */
+    provider: { reason: string | null; known: boolean; missedTokens: number | null; pending: boolean } | null
+    /** `agree`, `disagree`, `dsh-only`, `provider-only`; null when not logged. */
+    agreement: string | null
+  } | null
   /** Null when the two prefixes are the same bytes (a break without a prefix change) or unknown. */
   diff: ViewDiff | null
   /** The header in force differs from the request before's: what the `header changes` figure counts. */
@@ -122,6 +128,8 @@ export interface ViewSummary {
   failedRequests: number
   resumes: number
   detectorBreaks: number
+  /** The agreement of the provider's verdict with DSH's reason over the detector's breaks (`prompt-cache/break` `agreement`). */
+  agreement: { agree: number; disagree: number; dshOnly: number; providerOnly: number }
   /** Usage records the offline model emulated (`usage.emulated`): figures no provider reported. */
   emulatedUsage: number
 }

@@ -68,5 +68,11 @@ export function summarize(timeline: Timeline, breaks: readonly ViewBreak[]): Omi
     failedRequests: requests.filter((request) => request.failed).length,
     resumes: requests.filter((request) => request.headerReason === 'resume').length,
     detectorBreaks: breaks.filter((item) => item.detector !== null).length,
+    agreement: {
+      agree: breaks.filter((item) => item.detector?.agreement === 'agree').length,
+      disagree: breaks.filter((item) => item.detector?.agreement === 'disagree').length,
+      dshOnly: breaks.filter((item) => item.detector?.agreement === 'dsh-only').length,
+      providerOnly: breaks.filter((item) => item.detector?.agreement === 'provider-only').length,
+    },
   }
 }

@@ -195,12 +195,15 @@ function readSystem(
   writer.extend('\n<|end|>\n')
 }
 
-/** The reply as a Messages event stream, with the cache read in `message_start`'s usage. */
-export function messagesStream(reply: ModelReply, model: string, usage: PromptUsage): string {
+/**
+ * The reply as a Messages event stream, with the cache read in `message_start`'s usage and, when the request
+ * asked for cache diagnostics, the verdict on the message (`diagnostics`, as SDK 1.17 types `Message`).
+ */
+export function messagesStream(reply: ModelReply, model: string, usage: PromptUsage, own: { id: string; diagnostics?: unknown } = { id: 'msg_bench' }): string {
   const events: { type: string; [key: string]: unknown }[] = [{
     type: 'message_start',
     message: {
-      id: 'msg_bench', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+      id: own.id, ...own.diagnostics !== undefined && { diagnostics: own.diagnostics }, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
       usage: {
         input_tokens: usage.promptTokens - usage.cachedTokens - (usage.writtenTokens ?? 0),
         cache_read_input_tokens: usage.cachedTokens,

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { messagesStream, readMessagesRequest } from './anthropic-wire.ts'
+import { CacheDiagnostics } from './diagnostics.ts'
 import { addedTools, idealPrefixChars, type Wire } from './ideal.ts'
 import { chatStream, readChatRequest } from './openai-wire.ts'
 import { tokensOf } from './prefix-store.ts'
@@ -33,13 +34,19 @@ interface Route {
   ideal: Wire
   profile: EmulatedProfile
   read: (body: unknown, headers: IncomingMessage['headers'], models: readonly string[]) => ReadRequest
-  stream: typeof chatStream
+  stream: (reply: Parameters<typeof chatStream>[0], model: string, usage: Parameters<typeof chatStream>[2], message: ResponseMessage) => string
+}
+
+/** What a response says about itself: its id and, on Messages, Anthropic's cache diagnostics when the request asked. */
+export interface ResponseMessage {
+  id: string
+  diagnostics?: unknown
 }
 
 const chat = (profile: EmulatedProfile, wire: Wire = 'chat-completions'): Route => ({
   wire, ideal: wire, profile, read: (body, headers, models) => readChatRequest(body, headers, models, profile),
   // OpenAI reports the writes its explicit breakpoints are billed for
-  stream: profile === 'openai' ? (reply, model, usage) => chatStream(reply, model, usage, true) : chatStream,
+  stream: profile === 'openai' ? (reply, model, usage) => chatStream(reply, model, usage, true) : (reply, model, usage) => chatStream(reply, model, usage),
 })
 const messages = (profile: 'deepseek' | 'anthropic'): Route =>
   ({ wire: 'messages', ideal: profile === 'anthropic' ? 'chat-completions' : 'messages', profile, read: (body, headers, models) => readMessagesRequest(body, headers, models, profile), stream: messagesStream })
@@ -65,8 +72,9 @@ export interface EmulatorOptions {
  * A loopback provider speaking Chat Completions and Messages, one path per provider (`ROUTES`): each request
  * is rendered as the model sees it, checked against that provider's wire (fields another provider
  * documents are problems), looked up in a cache that follows the provider's documented rules
- * (`providerCache`: breakpoints, lookback, minimum, units, TTL, routing) and answered as the offline
- * `scripted-echo` model would, with the cache read (and, on Messages, the cache write) in the usage. One
+ * (`providerCache`: breakpoints, lookback, minimum, units, TTL, routing; one cache per model) and answered as the offline
+ * `scripted-echo` model would, with the cache read (and, on Messages, the cache write) in the usage, and on
+ * Anthropic's route with the cache diagnostics a request asks for (`CacheDiagnostics`). One
  * emulator serves one conversation: the ideal of each request is measured against the one before.
  */
 export async function startEmulator(models: readonly string[], options: EmulatorOptions = {}) {
@@ -76,6 +84,8 @@ export async function startEmulator(models: readonly string[], options: Emulator
   /** Every request body as it arrived (answered or refused), with its path and its `anthropic-beta` header. */
   const received: { path: string; body: string; beta?: string }[] = []
   const problems: string[] = []
+  const diagnostics = new CacheDiagnostics()
+  let responses = 0
   let previous: RenderedPrompt | undefined
 
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string) => {
@@ -95,13 +105,17 @@ export async function startEmulator(models: readonly string[], options: Emulator
       return refuse(res, 400, 'the body is not JSON')
     }
     const read: ReadRequest = route.read(body, req.headers, models)
+    const wrongDiagnostics = route.wire === 'messages' ? CacheDiagnostics.problem(body as Record<string, any>, route.profile) : undefined
+    if (wrongDiagnostics) read.problems.push(`messages api: ${wrongDiagnostics}`)
     if (read.problems.length) {
       problems.push(...read.problems)
       return refuse(res, 400, read.problems.join('; '))
     }
     const { prompt } = read
-    let cache = caches.get(route.profile)
-    if (!cache) caches.set(route.profile, cache = providerCache(route.profile))
+    // a provider caches per model: a request for another model reads nothing the first one wrote
+    const cacheKey = `${route.profile} ${String((body as { model?: unknown }).model)}`
+    let cache = caches.get(cacheKey)
+    if (!cache) caches.set(cacheKey, cache = providerCache(route.profile))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
     const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, read.announcesToolChanges ? 'messages' : route.ideal), prompt.text.length), prompt)
     const reply = echoReply(read.turns)
@@ -115,8 +129,10 @@ export async function startEmulator(models: readonly string[], options: Emulator
       wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, writtenTokens: written, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
     })
     previous = prompt
+    const id = `msg_emu_${String(++responses).padStart(4, '0')}`
+    const verdict = route.wire === 'messages' ? diagnostics.answer(body as Record<string, any>, prompt.text, id) : undefined
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    res.end(route.stream(reply, (body as { model: string }).model, usage))
+    res.end(route.stream(reply, (body as { model: string }).model, usage, { id, ...verdict !== undefined && { diagnostics: verdict } }))
   }
 
   const server = http.createServer(async (req, res) => {
@@ -136,6 +152,18 @@ export async function startEmulator(models: readonly string[], options: Emulator
     ledger,
     received,
     problems,
+    /**
+     * A server-side eviction: every cache entry of every route is gone, and so is every request the cache
+     * diagnostics stored (the next request naming one hears `previous_message_not_found`).
+     */
+    evict() {
+      caches.clear()
+      diagnostics.evict()
+    },
+    /** The next Messages response that answers a request with `diagnostics` carries `value` as its `diagnostics` (a reason DSH does not know, a pending one). */
+    forceDiagnostics(value: unknown) {
+      diagnostics.force(value)
+    },
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

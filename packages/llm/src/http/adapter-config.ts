@@ -24,7 +24,7 @@ import { HttpAdapterError } from './error.ts'
  * context window and the cache lifetime its requests ask for.
  */
 export type HttpModelEntry = string | {
-  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean
+  id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean; diagnostics?: boolean
   /** Overrides the profile's price of the model key by key (`ModelPrice`, USD per million tokens). */
   price?: Partial<ModelPrice>
 }
@@ -42,6 +42,8 @@ export interface HttpModel {
   price?: ModelPrice
   /** Set when the entry's `toolUpdate` fell back (see `ToolChangeModels`): the one-line notice to log at boot. */
   notice?: string
+  /** Set when the requests ask the provider for its cache verdict (Anthropic's cache diagnostics; the anthropic profile only, on unless the entry says `diagnostics: false`). */
+  diagnostics?: true
 }
 
 /** The config keys every HTTP adapter has; an adapter's own `Config` adds its wire's keys. */
@@ -104,6 +106,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
         // checked by resolveConfig, so a bad price is refused in one line naming the key (not as a failed union)
         price: Schema.any().description('{ input, output, cacheRead, cacheWrite, cacheWrite1h?, source?, date? } in USD per million tokens; overrides the profile\'s price of the model key by key.'),
+        diagnostics: Schema.boolean().description('anthropic profile: whether the requests ask for the provider\'s cache verdict (diagnostics.previous_message_id); default true.'),
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -157,7 +160,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, provider: own, price: priceInput } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, provider: own, price: priceInput } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -187,6 +190,10 @@ function resolveModels(
     if (!Number.isSafeInteger(contextWindow) || contextWindow < 1) {
       throw invalid(`model ${quote(id)} has contextWindow ${quote(contextWindow)}; it must be a whole number of tokens >= 1`)
     }
+    if (diagnostics !== undefined && typeof diagnostics !== 'boolean') throw invalid(`model ${quote(id)} has diagnostics ${quote(diagnostics)}; it must be true or false`)
+    if (diagnostics === true && profile.id !== 'anthropic') {
+      throw invalid(`model ${quote(id)} has diagnostics true, but the ${profile.id} profile's provider documents no cache diagnostics; only entries on the anthropic profile take the key`)
+    }
     let price: ModelPrice | undefined
     try {
       price = entryPrice(priceInput, listedPrice(profile.prices, id))
@@ -194,7 +201,8 @@ function resolveModels(
       throw invalid(`model ${quote(id)} has ${(error as Error).message}`)
     }
     seen.add(id)
-    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice } }
+    const asks = profile.id === 'anthropic' && diagnostics !== false
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...asks && { diagnostics: true as const } }
   })
 }
 
