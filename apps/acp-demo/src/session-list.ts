@@ -21,6 +21,9 @@ declare module 'dsh-session' {
 /** The event type that records an ACP session's creation. */
 export const CREATED_EVENT = 'acp/session' satisfies keyof typeof ACP_EVENTS
 
+/** The event type that opens a child session's log (a fork, a side question) and links it to its parent. */
+export const PARENT_EVENT = 'fork/parent'
+
 /** Sessions per `session/list` page when the app file does not say. */
 export const DEFAULT_PAGE_SIZE = 50
 
