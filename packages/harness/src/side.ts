@@ -27,7 +27,7 @@ export async function askSide(ctx: Context, agentId: string, question: string, o
   if (typeof question !== 'string' || !/\S/.test(question)) {
     throw new HarnessError('INVALID_QUESTION', `a side question needs text, got ${JSON.stringify(question)}; ask e.g. "/side what does this function return?"`, { details: { sessionId: agentId } })
   }
-  const agent = openAgent(ctx, agentId)
+  const agent = openedAgent(ctx, agentId)
   if (agent.status === 'running') {
     throw new HarnessError('BUSY', `session "${agentId}" is running a turn; ask the side question once it ends (it forks the conversation as it stands between turns)`, { details: { sessionId: agentId } })
   }
@@ -55,21 +55,28 @@ export interface ChildUpdate {
  */
 export function watchChildren(ctx: Context, parentId: string, listener: (update: ChildUpdate) => void): () => void {
   const chains = new Map<Agent, Promise<void>>()
+  // each agent's link, read once from the first event of its log (null: not a child of this parent)
+  const links = new WeakMap<Agent, { call?: string } | null>()
   return ctx.on('agent/update', (agent, update) => {
-    const link = agent.session.events()[0]
-    if (link?.type !== 'fork/parent' || link.data.parent !== parentId) return
-    const { call } = link.data
+    let link = links.get(agent)
+    if (link === undefined) {
+      const first = agent.session.event(1)
+      link = first?.type === 'fork/parent' && first.data.parent === parentId ? { ...first.data.call !== undefined && { call: first.data.call } } : null
+      links.set(agent, link)
+    }
+    if (!link) return
+    const item: ChildUpdate = { child: agent.id, ...link, update }
     // a store that refused the child's events holds its updates back, as a turn's own delivery does
     const delivered = (chains.get(agent) ?? Promise.resolve())
       .then(() => agent.session.written())
-      .then(() => listener({ child: agent.id, ...call !== undefined && { call }, update }))
+      .then(() => listener(item))
       .catch(() => {})
     chains.set(agent, delivered)
     if (update.type === 'turn-end') void delivered.then(() => { if (chains.get(agent) === delivered) chains.delete(agent) })
   })
 }
 
-function openAgent(ctx: Context, agentId: string): Agent {
+function openedAgent(ctx: Context, agentId: string): Agent {
   try {
     return ctx.agentLoop.agent(agentId)
   } catch (error) {

@@ -72,4 +72,30 @@ describe('harness.side()', () => {
     expect(child.events().findLast((event) => event.type === 'turn/end')?.data).toMatchObject({ reason: 'cancelled' })
     expect(agent.session.turns().open).toBeUndefined()
   })
+
+  it('onChildUpdate hears each child of the agent in order, with the agent call that started it, once stored', async () => {
+    const ctx = await load()
+    const agent = await ctx.harness.openAgent()
+    const other = await ctx.harness.openAgent()
+    // the harness offers the agent tool unless the app file says agentTool: false
+    if (!(await ctx.harness.tools(agent)).some((tool) => tool.name === 'agent')) ctx.agentLoop.offerAgentTool()
+    const heard: string[] = []
+    const stop = ctx.harness.onChildUpdate(agent.id, ({ child, call, update }) => {
+      heard.push(`${child} ${call === undefined ? '-' : 'call'} ${update.type}`)
+      // each update comes once the child's events before it are stored
+      expect(ctx.sessions.get(child)).toBeDefined()
+    })
+    await other.prompt('/call agent {"instruction":"not mine","description":"another parent"}')
+    const turn = await agent.prompt('/call agent {"instruction":"mine","description":"a child"}')
+    expect(turn.text).toBe('tool agent returned: echo: mine')
+    await ctx.harness.side(agent.id, 'aside')
+    stop()
+    await agent.prompt('/call agent {"instruction":"after stop","description":"unheard"}')
+    const child = `${agent.id}~1`
+    // text comes in several deltas: one line per run of the same kind
+    expect(heard.filter((line, index) => line !== heard[index - 1])).toEqual([
+      `${child} call text`, `${child} call usage`, `${child} call turn-end`,
+      `${agent.id}~2 - text`, `${agent.id}~2 - usage`, `${agent.id}~2 - turn-end`,
+    ])
+  })
 })
