@@ -112,7 +112,7 @@ describe('hostile app files, through the executable', () => {
     expect(flag.result).toMatchObject({ code: 1, stdout: '' })
     expect(flag.result.stderr).toBe(`${flag.file}: entry "oai" (dsh-llm-openai): invalid config: $.models[0] expected string | { id: string, `
       + 'provider?: "anthropic" | "openai" | "deepseek" | "dashscope" | "generic", toolUpdate?: "none" | "append" | "addition-only" | "in-history", '
-      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any, diagnostics?: boolean } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any, diagnostics?: boolean, keepalive?: any } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
   })
 
   it('refuses at boot a price that is negative or not a number, in one line naming the file, the entry, the model and the key', async () => {
@@ -131,6 +131,30 @@ describe('hostile app files, through the executable', () => {
     expect(text.result).toMatchObject({ code: 1, stdout: '' })
     expect(text.result.stderr).toBe(`${text.file}: entry "offline" (dsh-llm-scripted): failed to start: adapter "scripted": model "priced-echo" has price.input "cheap"; `
       + 'it must be a number of USD per million tokens >= 0\n')
+  })
+
+  it('refuses at boot a keepalive cap of 0 and a keepalive on a profile whose lifetime is unknown, in one line naming the file, entry, model and key', async () => {
+    const boot = async (models: string, baseURL = 'https://api.anthropic.com') => {
+      const { file } = await writeApp([
+        '- { id: app, name: dsh-stdio-demo, config: { persistenceRoot: ./sessions, model: m } }',
+        `- { id: claude, name: dsh-llm-anthropic, config: { baseURL: "${baseURL}", apiKeyEnv: DSH_TEST_UNSET_ANTHROPIC_KEY, models: [${models}] } }`,
+      ].join('\n') + '\n')
+      return { file, result: await run([file], 'hello\n') }
+    }
+    const zero = await boot('{ id: m, keepalive: { maxSpend: 0 } }')
+    expect(zero.result).toMatchObject({ code: 1, stdout: '' })
+    expect(zero.result.stderr).toBe(`${zero.file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "m" has keepalive.maxSpend 0; `
+      + 'it must be a number of USD > 0 (a cap of 0 would never let a ping go: leave keepalive out instead)\n')
+    const unknown = await boot('{ id: m, keepalive: {} }', 'https://api.deepseek.com/anthropic')
+    expect(unknown.result).toMatchObject({ code: 1, stdout: '' })
+    expect(unknown.result.stderr).toBe(`${unknown.file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "m" has keepalive, `
+      + "but the deepseek profile's cache lifetime is unknown (best-effort), so no ping can be timed before it ends; the keepalive refuses to start: remove keepalive from this entry\n")
+    const unpriced = await boot('{ id: m, keepalive: { maxSpend: 0.5 } }')
+    expect(unpriced.result.stderr).toBe(`${unpriced.file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "m" has keepalive, but no price: `
+      + 'the keepalive weighs each ping against the write it saves; give the entry a price { input, output, cacheRead, cacheWrite } or remove keepalive from it\n')
+    const typo = await boot('{ id: m, keepalive: { maxSpnd: 0.5 } }')
+    expect(typo.result.stderr).toBe(`${typo.file}: entry "claude" (dsh-llm-anthropic): failed to start: dsh-llm-anthropic: model "m" has keepalive.maxSpnd, `
+      + 'which is not a keepalive key; valid: maxSpend, idleLimitMs, compactWhenWarm\n')
   })
 
   it('refuses at boot cache diagnostics on a profile whose provider documents none, naming the file, the entry and the key', async () => {

@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import { messageOf, rawService } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
-import type { Session } from 'dsh-session'
+import type { CompactionReason, Session } from 'dsh-session'
 import { joinContextSections } from 'dsh-system-prompt/bytes'
 import { CompactionCancelled, type CompactionOutcome } from './compaction.ts'
 import { UpdateDelivery } from './delivery.ts'
@@ -100,13 +100,14 @@ export class Agent {
   }
 
   /**
-   * Compacts the session now (`/compact`): the summary replaces every message logged so far. Resolves
+   * Compacts the session now (`/compact`; the keepalive's compaction while warm passes `reason: 'auto'`): the
+   * summary replaces every message logged so far. Resolves
    * with the outcome, a failure included (nothing is logged then); rejects only when a turn is running.
    */
-  compact(options: { signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
+  compact(options: { signal?: AbortSignal; reason?: CompactionReason } = {}): Promise<CompactionOutcome> {
     if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; compact after it ends`))
     const notify: Turn['notify'] = (update) => this.emit('agent/update', this, update)
-    return this.exclusive(options.signal, (signal) => this.parts.compactor.manual({ turn: this.turns, step: 0, signal, notify }, this.llm))
+    return this.exclusive(options.signal, (signal) => this.parts.compactor.manual({ turn: this.turns, step: 0, signal, notify }, this.llm, options.reason))
   }
 
   /** Runs a child agent on its own session `<session>~<n>` and resolves with its answer (fork.ts). */

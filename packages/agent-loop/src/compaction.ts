@@ -136,10 +136,10 @@ export class Compactor {
   }
 
   /** `Agent.compact()`: everything logged so far, once the log is flushed. A failure is the outcome, never a rejection. */
-  async manual(current: Turn, llm: Pick<LlmRoute, 'stream'>): Promise<CompactionOutcome> {
+  async manual(current: Turn, llm: Pick<LlmRoute, 'stream'>, reason: CompactionReason = 'manual'): Promise<CompactionOutcome> {
     try {
       await this.session.flushed()
-      const outcome = await this.run(current, llm, 'manual', this.session.lastSeq, nextRequest(this.session))
+      const outcome = await this.run(current, llm, reason, this.session.lastSeq, nextRequest(this.session))
       await this.session.flushed()
       return outcome
     } catch (error) {

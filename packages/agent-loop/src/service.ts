@@ -9,6 +9,7 @@ import type {} from 'dsh-tools'
 import { Agent } from './agent.ts'
 import { AGENT_TOOL, agentToolDefinition } from './agent-tool.ts'
 import { AgentLoopError } from './errors.ts'
+import { startKeepalive, type Keepalive } from './keepalive/start.ts'
 import { PermissionPolicy, PermissionsSchema } from './permission-policy.ts'
 import type { AgentLoopConfig, AgentUpdate } from './types.ts'
 
@@ -61,6 +62,8 @@ export class AgentLoop extends Service {
   /** The loop's own context: agents use the services it injected, whoever created them. */
   private readonly home: Context
   private readonly permissions: PermissionPolicy | undefined
+  /** The keepalive of this loop's agents (model entries turn it on; `useClock()` for benches and tests). */
+  readonly keepalive: Keepalive
   private offered = false
 
   constructor(ctx: Context, public readonly config: AgentLoopConfig) {
@@ -69,6 +72,7 @@ export class AgentLoop extends Service {
     super(ctx, 'agentLoop')
     this.home = ctx
     this.permissions = permissions
+    this.keepalive = startKeepalive(ctx)
     ctx.systemPrompt.variable('model', (context) => context.model)
     ctx.systemPrompt.variable('cwd', (context) => context.cwd ?? this.cwd)
     // Disposal cancels running turns, refuses new ones (the app's tool sources go away meanwhile, and a
@@ -146,6 +150,7 @@ export class AgentLoop extends Service {
   async removeAgent(id: string): Promise<void> {
     const agent = this.agents.get(id)
     if (!agent) return
+    this.keepalive.disarm(id)
     agent.cancel()
     // The cancelled turn still closes its log; closing the session before that would let a reopen race it.
     await agent.idle()

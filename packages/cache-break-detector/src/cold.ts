@@ -22,14 +22,24 @@ export interface ColdCache {
  */
 export class ColdWatch {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** What each armed timer was armed with, so a keepalive ping can start the lifetime again. */
+  private readonly armed = new Map<string, Omit<ColdCache, 'idleMs'>>()
 
   constructor(private readonly onCold: (agent: Agent, info: ColdCache) => void) {}
 
+  /** A keepalive ping refreshed the agent's prefix at `at`: its lifetime starts again (when a timer is armed). */
+  refreshed(agent: Agent, at: number): void {
+    const info = this.armed.get(agent.id)
+    if (info) this.arm(agent, info, at)
+  }
+
   arm(agent: Agent, info: Omit<ColdCache, 'idleMs'>, dispatchedAt: number): void {
     this.disarm(agent.id)
+    this.armed.set(agent.id, info)
     const delay = Math.max(0, dispatchedAt + info.ttlMs - Date.now())
     const timer = setTimeout(() => {
       this.timers.delete(agent.id)
+      this.armed.delete(agent.id)
       if (agent.status === 'idle') this.onCold(agent, { ...info, idleMs: Date.now() - dispatchedAt })
     }, delay)
     timer.unref?.()
@@ -39,6 +49,7 @@ export class ColdWatch {
   disarm(agentId: string): void {
     clearTimeout(this.timers.get(agentId))
     this.timers.delete(agentId)
+    this.armed.delete(agentId)
   }
 
   dispose(): void {

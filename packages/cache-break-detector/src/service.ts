@@ -120,6 +120,10 @@ export class PromptCache extends Service {
       this.guard(() => this.notify('prompt-cache/cold', agent, info), 'a prompt-cache/cold listener threw')
     })
     ctx.effect(() => () => this.cold.dispose(), 'promptCache: cold-cache timers')
+    // a keepalive ping that read the prefix refreshed it: the cache is not cold a lifetime after the last request
+    ctx.on('keepalive/ping', (agent, ping) => {
+      if (ping.usage && ping.usage.cacheReadTokens > 0) this.cold.refreshed(agent, Date.now())
+    })
     if (config.enabled === false) return
 
     // Outermost listener: it sees the assembly every other listener produced, and hands it on untouched.

@@ -44,6 +44,21 @@ describe('prompt-cache/cold', () => {
     expect(cold).toHaveLength(1)
   })
 
+  it('starts the lifetime again at a keepalive ping that read the prefix', async () => {
+    const { ctx, cold } = await coldSetup({ ttlMs: 600 })
+    const agent = await ctx.agentLoop.createAgent({ id: 'kept' })
+    await agent.prompt('hello')
+    await sleep(400)
+    const pinged = Date.now()
+    ctx.emit('keepalive/ping', agent, { turn: 1, step: 1, idleMs: 400, ttlMs: 600, usage: { inputTokens: 20_000, outputTokens: 1, cacheReadTokens: 20_000, cacheWriteTokens: 0 } })
+    await sleep(400)
+    // past the lifetime of the request, inside the one the ping started
+    expect(cold).toEqual([])
+    for (const deadline = Date.now() + 5000; !cold.length && Date.now() < deadline;) await sleep(50)
+    expect(cold).toHaveLength(1)
+    expect(cold[0]!.at - pinged).toBeGreaterThanOrEqual(600)
+  })
+
   it('is not emitted with coldNotice: false, nor for a route whose profile states no TTL', async () => {
     const off = await coldSetup({ ttlMs: 100, coldNotice: false })
     await (await off.ctx.agentLoop.createAgent({ id: 'off' })).prompt('hello')

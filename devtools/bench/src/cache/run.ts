@@ -12,6 +12,7 @@ import { runConfiguration, type ConfigurationRun } from './conversation.ts'
 import { reconstruction } from './reconstruction.ts'
 import { writeMetrics } from './writes.ts'
 import { breakMetrics, breaks } from './breaks.ts'
+import { keepaliveMetrics } from './keepalive.ts'
 import { agreementMetrics } from './agreement.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { TARGETS, compactionMetrics, meets, metrics, perTurn, summarize, type Summary } from './summary.ts'
@@ -69,8 +70,12 @@ for (const { run, summary } of runs) Object.assign(results, metrics(run.configur
 if (!json) process.stderr.write('bench:cache: reason agreement…\n')
 const agreement = await agreementMetrics()
 Object.assign(results, agreement.metrics)
+if (!json) process.stderr.write('bench:cache: keepalive…\n')
+const keepalive = await keepaliveMetrics()
+Object.assign(results, keepalive.results)
 const problems = [
   ...agreement.problems,
+  ...keepalive.problems,
   ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
   ...reconstruction.mismatches,
 ]
@@ -117,7 +122,7 @@ if (json) {
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart, counted || '-']))
   }
   console.log()
-  for (const key of ['cache_reason_breaks', 'cache_reason_both_saw', 'cache_reason_dsh_only', 'compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstructed_wire_requests', 'cache_reconstruction_mismatches',
+  for (const key of ['keepalive_pings', 'keepalive_pings_long_idle_total', 'spend_compact_warm_over_cold', 'cache_reason_breaks', 'cache_reason_both_saw', 'cache_reason_dsh_only', 'compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstructed_wire_requests', 'cache_reconstruction_mismatches',
     ...Object.keys(results).filter((key) => /^(cache_write|uncached)_tokens_/.test(key))]) {
     if (!TARGETS.some((target) => target.key === key)) console.log(`${key.padEnd(40)} ${String(results[key]).padStart(8)}`)
   }

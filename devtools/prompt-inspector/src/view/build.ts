@@ -1,5 +1,6 @@
 import { findBreaks } from './breaks.ts'
 import type { LoadedSession } from './events.ts'
+import { foldKeepalive } from './keepalive.ts'
 import type { SessionView, ViewTtl } from './model.ts'
 import { assignCauses, summarize } from './summary.ts'
 import { foldTimeline } from './timeline.ts'
@@ -27,5 +28,6 @@ export function buildSessionView(session: LoadedSession, ttl: ViewTtl = TTL_PEND
     markers: timeline.markers,
     breaks,
     prompts: timeline.prompts,
+    keepalive: foldKeepalive(session.events),
   }
 }

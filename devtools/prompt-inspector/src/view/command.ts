@@ -8,6 +8,7 @@ import { TTL_PENDING, buildSessionView } from './build.ts'
 import { loadSession, type RawEvent } from './events.ts'
 import type { SessionView, ViewTtl } from './model.ts'
 import { renderPage } from './page.ts'
+import { keepaliveLine } from './keepalive.ts'
 import { describeTree, loadTree, type ViewTree } from './tree.ts'
 
 export interface ViewOptions {
@@ -58,6 +59,7 @@ export function describeView(result: ViewResult): string {
     `wrote ${result.file} (${result.bytes.toLocaleString('en-US')} bytes)`,
     `session ${result.view.source}: ${summary.requests} request(s) in ${summary.turns} turn(s), ${share}, ${summary.uncached.total} token(s) billed without cache`,
     `${result.view.breaks.length} break(s) (${summary.detectorBreaks} by the detector), ${summary.headerChanges} header change(s), ${summary.compactions} compaction(s), ${summary.failedTurns} failed turn(s)`,
+    ...result.view.keepalive ? [keepaliveLine(result.view.keepalive)] : [],
     ...describeTree(result.tree),
     '',
   ].join('\n')

@@ -1,5 +1,6 @@
 import { BREAK_REASONS, type PrefixReason } from 'dsh-cache-break-detector'
 import type { ToolSchema } from 'dsh-core'
+import type { ViewKeepalive } from './keepalive.ts'
 
 /**
  * Why a request's prompt tokens were billed without the cache. `new_input` is the ordinary uncached tail
@@ -152,4 +153,6 @@ export interface SessionView {
   breaks: ViewBreak[]
   /** Each turn's user text (what the user asked), by turn number. */
   prompts: Record<number, string>
+  /** The keepalive's pings and savings; null when it never acted. */
+  keepalive: ViewKeepalive | null
 }

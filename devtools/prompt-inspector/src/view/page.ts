@@ -2,6 +2,7 @@ import { CLIENT_SCRIPT } from './client.ts'
 import type { SessionView } from './model.ts'
 import { encodePayload, escapeHtml, scriptSafeJson } from './payload.ts'
 import { PAGE_STYLE } from './style.ts'
+import { keepaliveLine } from './keepalive.ts'
 import type { ViewTree } from './tree.ts'
 import { TREE_SCRIPT } from './tree-script.ts'
 
@@ -29,7 +30,8 @@ export function renderPage(view: SessionView, tree: ViewTree = { parent: null, c
   <div class="figures" id="figures"></div>
   <div class="causes" id="causes"></div>
   <div class="breaks-list" id="breaks-list"></div>
-  <div class="note" id="notes"></div>
+  <div class="note" id="notes"></div>${view.keepalive ? `
+  <div class="note" id="keepalive">${escapeHtml(keepaliveLine(view.keepalive))}</div>` : ''}
   <div class="tree" id="tree"></div>
 </header>
 <main>

@@ -20,6 +20,8 @@ export interface LedgerEntry {
   idealTokens: number
   /** Tokens the request wrote to an explicit cache (reported as written on Messages and OpenAI's route). */
   writtenTokens: number
+  /** Output tokens reported for the answer. */
+  outputTokens: number
   /** Cache markers the request carried (explicit-cache routes). */
   marks: number
   /** Tool names this request declares that the previous one did not. */
@@ -126,7 +128,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
       outputTokens: tokensOf(reply.text.length + (reply.call ? reply.call.name.length + reply.call.arguments.length : 0)) || 1,
     }
     ledger.push({
-      wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, writtenTokens: written, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
+      wire: route.wire, profile: route.profile, promptTokens: usage.promptTokens, cachedTokens, writtenTokens: written, outputTokens: usage.outputTokens, idealTokens, marks: prompt.marks.length, added: addedTools(previous, prompt), compaction: isCompaction(read.turns),
     })
     previous = prompt
     const id = `msg_emu_${String(++responses).padStart(4, '0')}`

@@ -18,6 +18,7 @@ import {
   type HttpTransportConfig,
 } from './config.ts'
 import { HttpAdapterError } from './error.ts'
+import { keepaliveSchema, resolveKeepalive, type KeepaliveEntry } from './keepalive-config.ts'
 
 /**
  * A model as configured: its id alone, or with its provider profile, how its route takes tool changes, its
@@ -27,6 +28,7 @@ export type HttpModelEntry = string | {
   id: string; provider?: ProviderId; toolUpdate?: ToolUpdateMode; toolChanges?: boolean; contextWindow?: number; cacheTtl?: string; cacheBreakpoints?: boolean; diagnostics?: boolean
   /** Overrides the profile's price of the model key by key (`ModelPrice`, USD per million tokens). */
   price?: Partial<ModelPrice>
+  keepalive?: KeepaliveEntry
 }
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
@@ -107,6 +109,7 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         // checked by resolveConfig, so a bad price is refused in one line naming the key (not as a failed union)
         price: Schema.any().description('{ input, output, cacheRead, cacheWrite, cacheWrite1h?, source?, date? } in USD per million tokens; overrides the profile\'s price of the model key by key.'),
         diagnostics: Schema.boolean().description('anthropic profile: whether the requests ask for the provider\'s cache verdict (diagnostics.previous_message_id); default true.'),
+        keepalive: keepaliveSchema,
       }),
     ])).description('Model ids this endpoint serves (at least one), as strings or { id, provider, toolUpdate, contextWindow, cacheTtl }.'),
     provider: providerSchema.description('The provider profile (anthropic, openai, deepseek, dashscope, generic); omitted ⇒ from the baseURL host.'),
@@ -160,7 +163,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, provider: own, price: priceInput } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, keepalive, provider: own, price: priceInput } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -202,6 +205,8 @@ function resolveModels(
     }
     seen.add(id)
     const asks = profile.id === 'anthropic' && diagnostics !== false
+    const kept = resolveKeepalive(keepalive, id, cache, price !== undefined, invalid)
+    if (kept) cache = { ...cache, keepalive: kept }
     return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...asks && { diagnostics: true as const } }
   })
 }

@@ -99,4 +99,19 @@ export interface ModelCachePolicy {
   minimumTokens: number
   /** Set when the model's requests place the profile's `modelBreakpoints` (OpenAI's `prompt_cache_breakpoint`). */
   explicitBreakpoints?: true
+  /** Set when the model's entry turns the keepalive on (`keepalive` of an HTTP model entry). */
+  keepalive?: KeepaliveSettings
+}
+
+/**
+ * A model entry's keepalive: while a session waits, refresh its warm prefix before the lifetime ends, as long
+ * as a ping costs less than the write it saves, within a spend cap per session and an idle bound.
+ */
+export interface KeepaliveSettings {
+  /** Most a session may spend on pings, in USD; > 0. */
+  maxSpend: number
+  /** No ping once the session has been idle this long, in milliseconds (counted from its last request). */
+  idleLimitMs: number
+  /** When the session is near its compaction threshold, compact while the cache is warm instead of pinging. */
+  compactWhenWarm: boolean
 }
