@@ -1,9 +1,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
 import { oneLine } from 'dsh-core'
-import type { AgentUpdate, Harness } from 'dsh-harness'
-
-/** One update of a child session, as `harness.onChildUpdate` hears it. */
-export type ChildUpdate = Parameters<Parameters<Harness['onChildUpdate']>[1]>[0]
+import type { AgentUpdate } from 'dsh-harness'
+import type { ChildUpdate } from './harness-types.ts'
 
 /** How much of a child's own answer its parent's call shows while it runs (the whole answer is the call's result). */
 const SAID_CHARS = 400

@@ -1,5 +1,5 @@
 import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@agentclientprotocol/sdk'
-import type { FleetProcess, FleetSession, ReleaseAnswer, ReleaseRequest, SessionFleet, SessionPosition } from 'dsh-harness'
+import type { FleetProcess, FleetSession, ReleaseAnswer, ReleaseRequest, SessionFleet, SessionPosition } from './harness-types.ts'
 import { CodedError } from 'dsh-core'
 import { AcpDemoError } from './errors.ts'
 import { CREATED_EVENT, PARENT_EVENT, readCursor, sessionTitle, signCursor } from './session-list.ts'

@@ -1,5 +1,6 @@
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, SendRequestOptions } from '@agentclientprotocol/sdk'
-import type { PermissionAnswer, PermissionAsker, PermissionReply, PermissionRequest, ToolKind } from 'dsh-harness'
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from 'dsh-harness'
+import type { PermissionReply, ToolKind } from './harness-types.ts'
 
 /** The ACP option offered for each answer; `optionId` is the answer itself. */
 export const PERMISSION_OPTIONS: Readonly<Record<PermissionAnswer, PermissionOption>> = Object.freeze({

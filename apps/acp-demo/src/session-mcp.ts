@@ -2,7 +2,7 @@ import type { McpServer } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { quote } from 'dsh-core'
 import { ToolsMcpError } from 'dsh-harness'
-import type { McpAttachment, ServerEntry } from 'dsh-harness'
+import type { McpAttachment, ServerEntry } from './harness-types.ts'
 import { AcpDemoError } from './errors.ts'
 
 /** How the MCP servers an ACP client passes in `session/new` are run: through `ctx.mcp`, one agent each. */

@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk'
-import type { ToolSourceStatus } from 'dsh-harness'
+import type { ToolSourceStatus } from './harness-types.ts'
 
 /** Where the front door hears of tool sources (MCP servers) failing, exiting and coming back. */
 export interface SourceFeed {

@@ -1,6 +1,7 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
 import { toolChangeNotice } from 'dsh-harness'
-import type { AgentUpdate, NoticeLocale, ToolKind, TurnEndReason } from 'dsh-harness'
+import type { AgentUpdate, NoticeLocale } from 'dsh-harness'
+import type { ToolKind, TurnEndReason } from './harness-types.ts'
 
 /** The ACP kind of a tool by its name, as the tool runtime knows it (`other` when nothing is known). */
 export type KindOf = (name: string) => ToolKind

@@ -1,5 +1,8 @@
-import type { StartingApp } from 'dsh-app-boot'
+import type { startApp } from 'dsh-app-boot'
 import type { PendingEntry } from 'dsh-core'
+
+/** An app whose entries are all created, as `startApp` resolves it. */
+type StartingApp = Awaited<ReturnType<typeof startApp>>
 
 function named(entries: readonly PendingEntry[]): string {
   return entries.map((entry) => `${entry.id} (${entry.name})`).join(', ')

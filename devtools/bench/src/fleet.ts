@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { startTestCluster, throwawaySchema, type TestCluster } from 'dsh-session-postgres/testing'
+import { startTestCluster, throwawaySchema } from 'dsh-session-postgres/testing'
 import { type FleetProcess, startProcess, writeApp } from './fleet/app.ts'
 import { countBalanced, type LoggedEvent, loggedTurnTimes, modelTimes } from './fleet/logs.ts'
 import { fleetOptions, type FleetOptions } from './fleet/options.ts'
@@ -10,6 +10,9 @@ import { pgStats, type PgStats, storedLogs } from './fleet/pg-stats.ts'
 import { quantile, slope } from './fleet/stats.ts'
 import { round, seeded } from './measure.ts'
 import { appendTurnRatio } from './session-postgres.ts'
+
+/** A throwaway PostgreSQL cluster, as `startTestCluster` starts it. */
+type TestCluster = NonNullable<Awaited<ReturnType<typeof startTestCluster>>>
 
 /** Upper bounds for the keys of this module. */
 export const targets = { fleet_turn_overhead_p99_over_scripted: 1.5, fleet_rss_per_session_mb: 2, pg_append_turn_over_jsonl: 2 }

@@ -1,10 +1,15 @@
 import type { ToolSchema } from 'dsh-core'
-import {
-  firstByteDifference, prefixDiff, prefixTools, sha256, type Prefix, type PrefixSystemCause, type PrefixToolCause, type SystemDifference,
-  type ToolDifference,
-} from 'dsh-system-prompt/bytes'
+import { firstByteDifference, prefixDiff, prefixTools, sha256 } from 'dsh-system-prompt/bytes'
+import type { systemDiff, toolsDiff } from 'dsh-system-prompt/bytes'
 import { serializePrefix } from './fingerprint.ts'
 import type { PrefixSource } from './sources.ts'
+
+// The shapes of dsh-system-prompt's prefix differences, read off its functions.
+type Prefix = Parameters<typeof prefixDiff>[0]
+type ToolDifference = NonNullable<ReturnType<typeof toolsDiff>>
+type SystemDifference = NonNullable<ReturnType<typeof systemDiff>>
+type PrefixToolCause = ToolDifference['cause']
+type PrefixSystemCause = SystemDifference['cause']
 
 export type ToolCause = 'order' | 'schema' | 'added' | 'removed'
 

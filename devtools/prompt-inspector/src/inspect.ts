@@ -1,10 +1,11 @@
 import type { Context } from 'cordis'
 import { AppBootError, boot, readAppFile } from 'dsh-app-boot'
-import type { BootedApp, LogLevel } from 'dsh-app-boot'
+import type { BootedApp } from 'dsh-app-boot'
 import type {} from 'dsh-agent-loop'
 import { SystemPromptError } from 'dsh-system-prompt'
 import { renderContextSections, renderPrompt, type ContextSnapshotSection } from 'dsh-system-prompt/bytes'
-import type { AssembleContext, PromptInspection } from 'dsh-system-prompt'
+import type SystemPrompt from 'dsh-system-prompt'
+import type { AssembleContext } from 'dsh-system-prompt'
 import type { RequestHeader } from 'dsh-session'
 import { DEFAULT_SETTLE_MS } from './cli.ts'
 import { PromptInspectorError } from './errors.ts'
@@ -14,6 +15,9 @@ import { explainPositions, type ToolPosition } from './reasons.ts'
 import { resolverFor } from './resolve.ts'
 import { renderSections, type RenderedSection } from './sections.ts'
 import { settle, type SettleReport } from './settle.ts'
+
+/** What `ctx.systemPrompt.inspect()` reports. */
+type PromptInspection = Awaited<ReturnType<SystemPrompt['inspect']>>
 
 export interface InspectOptions {
   /** The app file (a YAML list of loader entries). */
@@ -142,6 +146,6 @@ async function explain(app: BootedApp, file: string, report: SettleReport): Prom
 }
 
 /** The inspector keeps stderr for its own one-line errors unless `DSH_LOG_LEVEL` asks for more. */
-function logLevel(): LogLevel {
-  return (process.env.DSH_LOG_LEVEL || 'warn') as LogLevel
+function logLevel(): Parameters<typeof boot>[0]['logLevel'] {
+  return (process.env.DSH_LOG_LEVEL || 'warn') as Parameters<typeof boot>[0]['logLevel']
 }

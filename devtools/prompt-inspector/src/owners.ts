@@ -1,5 +1,5 @@
 import type { Context } from 'cordis'
-import type { BootedEntry } from 'dsh-app-boot'
+import type { BootedApp } from 'dsh-app-boot'
 import type {} from 'dsh-tools'
 
 /** Who put a tool into the prompt: the plugin, the app-file entry it runs under, and for an MCP tool its server. */
@@ -16,7 +16,7 @@ export interface ToolOwner {
  * server), so that is the owner. A tool from another provider is owned by the providing plugin, under
  * the one app-file entry that runs a plugin of that name, if exactly one does.
  */
-export function findOwners(ctx: Context, entries: readonly BootedEntry[], providers: ReadonlyMap<string, string>): Map<string, ToolOwner> {
+export function findOwners(ctx: Context, entries: BootedApp['entries'], providers: ReadonlyMap<string, string>): Map<string, ToolOwner> {
   const tools = ctx.get('tools')
   const owners = new Map<string, ToolOwner>()
   for (const [tool, provider] of providers) {

@@ -1,7 +1,7 @@
 import type { ToolSchema } from 'dsh-core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { classifyBreak, fingerprint, type CacheObservation } from 'dsh-cache-break-detector'
+import { classifyBreak, fingerprint } from 'dsh-cache-break-detector'
 import type { PromptAssembly } from 'dsh-system-prompt'
 import { joinSections, renderSections as renderPromptSections, type RenderedSection } from 'dsh-system-prompt/bytes'
 import { diffPrefixes } from '../src/diff.ts'
@@ -51,7 +51,7 @@ function source({ tools, sections, known }: Side): PrefixSource {
 }
 
 /** The side as `dsh-cache-break-detector` sees its request: the fingerprint (with section spans when known) and the text. */
-function observation({ tools, sections, known }: Side, read: number): CacheObservation {
+function observation({ tools, sections, known }: Side, read: number): Parameters<typeof classifyBreak>[0] {
   const system = joinSections(sections)
   return { fingerprint: fingerprint({ model: 'm', system, tools }, known ? { sections } : {}), usage: { cacheReadTokens: read, cacheWriteTokens: 0 }, system }
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'cordis'
 import { describeValue, messageOf, type ToolCall } from 'dsh-core'
-import type { ExecutableTool, ToolResult } from 'dsh-tools'
+import type { ExecutableTool } from 'dsh-tools'
+import type { ToolResult } from './types.ts'
 import { forkAgent, type ForkParent } from './fork.ts'
 
 /** The name the model calls a child agent by. */

@@ -1,11 +1,19 @@
 import { COMPACTION_INSTRUCTION, messageOf, type Usage } from 'dsh-core'
-import { LlmError, collect, type CollectedResponse, type GenerateOptions, type LlmRoute } from 'dsh-llm'
-import type { CompactionReason, RequestHeader, Session } from 'dsh-session'
+import type LlmRuntime from 'dsh-llm'
+import { LlmError, collect, type GenerateOptions } from 'dsh-llm'
+import type { EventData, RequestHeader, Session } from 'dsh-session'
 import { AgentLoopError } from './errors.ts'
 import { estimateFill, estimateKept } from './fill.ts'
 import type { HeaderLog } from './header.ts'
 import { nextRequest } from './reconstruct.ts'
 import type { Turn } from './turn.ts'
+
+/** A model resolved once (`ctx.llm.route()`), and what `collect` makes of its stream. */
+type LlmRoute = ReturnType<LlmRuntime['route']>
+type CollectedResponse = Awaited<ReturnType<typeof collect>>
+
+/** Why a compaction ran (its `context/compaction` event's `reason`). */
+type CompactionReason = EventData<'context/compaction'>['reason']
 
 /** The model-facing request without its signal, as the loop builds it from the log. */
 export type PendingRequest = Omit<GenerateOptions, 'signal'>

@@ -1,6 +1,7 @@
 import type { Context } from 'cordis'
 import { describeValue, listNames, quote } from 'dsh-core'
-import type { Session, SessionEventMap, TurnEndReason } from 'dsh-session'
+import type { Session, SessionEventMap } from 'dsh-session'
+import type { TurnEndReason } from './types.ts'
 import { AgentLoopError } from './errors.ts'
 import { estimateFill, estimateTokens } from './fill.ts'
 import { appendCopy, eventsAsItStands, historyCopy } from './fork-seed.ts'

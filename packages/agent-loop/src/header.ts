@@ -1,4 +1,4 @@
-import type { HeaderReason, RequestHeader, Session } from 'dsh-session'
+import type { EventData, RequestHeader, Session } from 'dsh-session'
 import type { Turn } from './turn.ts'
 
 /** Two headers are the same when their bytes are: model, rendered system prompt, tools in order, deferred names. */
@@ -78,7 +78,7 @@ export class HeaderLog {
     const { session } = this
     const previous = session.requestHeader()?.data.header
     if (this.memo.same(previous, header)) return
-    const reason: HeaderReason = !previous ? 'initial' : this.switched ? 'model'
+    const reason: EventData<'request/header'>['reason'] = !previous ? 'initial' : this.switched ? 'model'
       : session.resumed && this.loggedThisProcess === 0 ? 'resume' : 'change'
     const logged = session.append('request/header', { turn: turn.turn, step: turn.step, reason, header })
     this.switched = false

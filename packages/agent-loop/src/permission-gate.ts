@@ -1,7 +1,15 @@
 import { describeValue, messageOf, type ToolCall } from 'dsh-core'
-import type { EventData, PermissionAnswer, Session } from 'dsh-session'
-import type { ToolAnnotations, ToolResult } from 'dsh-tools'
+import type { EventData, Session } from 'dsh-session'
+import type ToolRuntime from 'dsh-tools'
+import type { ExecutableTool } from 'dsh-tools'
 import type { PermissionPolicy } from './permission-policy.ts'
+
+/** A tool's hints about its effects, and what a call gives back (dsh-tools' `ExecutableTool` and `ctx.tools.execute`). */
+type ToolAnnotations = NonNullable<ExecutableTool['annotations']>
+type ToolResult = Awaited<ReturnType<ToolRuntime['execute']>>
+
+/** What the person asked may choose (a `permission/decision`'s `answer`). */
+type PermissionAnswer = NonNullable<EventData<'permission/decision'>['answer']>
 
 /** One question to the person at the front door: may this call run? */
 export interface PermissionRequest {

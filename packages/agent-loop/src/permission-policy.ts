@@ -1,10 +1,15 @@
 import Schema from 'schemastery'
 import { quote } from 'dsh-core'
-import type { PermissionRule } from 'dsh-session'
+import type { EventData } from 'dsh-session'
 import { ToolPatterns, toolPatternProblem } from 'dsh-system-prompt'
-import type { ToolAnnotations } from 'dsh-tools'
+import { unmatchablePatternProblem, type ExecutableTool } from 'dsh-tools'
 import { AgentLoopError } from './errors.ts'
-import { unmatchablePatternProblem } from './unmatchable-pattern.ts'
+
+/** The hints a tool gives about its effects (dsh-tools' `ExecutableTool['annotations']`). */
+type ToolAnnotations = NonNullable<ExecutableTool['annotations']>
+
+/** The policy key that decided a call (a `permission/decision`'s `rule`). */
+type PermissionRule = NonNullable<EventData<'permission/decision'>['rule']>
 
 /** What happens to a call no pattern and no hint decides. */
 export type PermissionDefault = 'ask' | 'allow' | 'deny'

@@ -1,7 +1,7 @@
 import type { Context } from 'cordis'
 import type { ToolCall } from 'dsh-core'
 import type { Session } from 'dsh-session'
-import type { ToolResult } from 'dsh-tools'
+import type { ToolResult } from './types.ts'
 import { mapWithLimit } from './limit.ts'
 import type { PermissionGate } from './permission-gate.ts'
 import type { Turn } from './turn.ts'

@@ -1,8 +1,16 @@
 import type { ToolCall, Usage } from 'dsh-core'
-import type { CollectedResponse } from 'dsh-llm'
-import type { CompactionReason, TurnEndReason } from 'dsh-session'
+import type { collect } from 'dsh-llm'
+import type { EventData } from 'dsh-session'
+import type ToolRuntime from 'dsh-tools'
 import type { PermissionAsker } from './permission-gate.ts'
 import type { PermissionPolicy, PermissionsConfig } from './permission-policy.ts'
+
+/** What a tool call gives back (`ctx.tools.execute`). */
+export type ToolResult = Awaited<ReturnType<ToolRuntime['execute']>>
+/** Why a compaction ran (its `context/compaction` event's `reason`). */
+export type CompactionReason = EventData<'context/compaction'>['reason']
+/** How a turn ended (its `turn/end` event's `reason`). */
+export type TurnEndReason = EventData<'turn/end'>['reason']
 
 /** The loop's configuration (`AgentLoop.Config` validates it and holds the defaults). */
 export interface AgentLoopConfig {
@@ -31,7 +39,7 @@ export type AgentSettings = Required<Omit<AgentLoopConfig, 'permissions'>> & {
   scope: string
 }
 
-type ProviderVerdict = NonNullable<CollectedResponse['verdict']>
+type ProviderVerdict = NonNullable<Awaited<ReturnType<typeof collect>>['verdict']>
 
 /** A live update of a running turn, for front doors that stream (stdio, ACP). */
 export type AgentUpdate =

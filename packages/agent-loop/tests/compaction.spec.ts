@@ -1,11 +1,14 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { COMPACTION_INSTRUCTION, summaryMessage } from 'dsh-core'
+import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
 import type { SessionEvent } from 'dsh-session'
 import { afterEach, describe, expect, it } from 'vitest'
 import { rebuildLastRequest, type AgentUpdate } from '../src/index.ts'
 import { setup, tempRoot, toolPlugin, types } from './setup.ts'
+
+/** The message that stands for a compacted history: dsh-core's summary prefix, then the summary. */
+const summaryMessage = (summary: string) => ({ role: 'user', text: SUMMARY_PREFIX + summary })
 
 const disposers: (() => Promise<void>)[] = []
 afterEach(async () => { for (const dispose of disposers.splice(0)) await dispose() })

@@ -1,10 +1,13 @@
 import fc from 'fast-check'
-import { baseOf, summaryMessage, type ChatMessage, type ReadonlyList } from 'dsh-core'
+import { SUMMARY_PREFIX, baseOf, type ChatMessage, type ReadonlyList } from 'dsh-core'
 import { projectToolUpdates, type GenerateOptions, type ProjectedMessage } from 'dsh-llm'
 import { echoReply, estimateUsage } from 'dsh-llm-scripted'
 import { Session } from 'dsh-session'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setup, tempRoot, toolPlugin } from './setup.ts'
+
+/** The message that stands for a compacted history: dsh-core's summary prefix, then the summary. */
+const summaryMessage = (summary: string) => ({ role: 'user', text: SUMMARY_PREFIX + summary })
 
 // The history each step sees extends the last one, and readers (projection, the scripted model's echo
 // and estimate) carry their results forward. A compaction rebuilds the history: these tests check that

@@ -1,6 +1,6 @@
 import type { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
-import type { PermissionAsker, PermissionRequest } from '../src/index.ts'
+import type { PermissionAsker, PermissionRequest } from '../src/permission-gate.ts'
 import type { PermissionsConfig } from '../src/permission-policy.ts'
 import { requestBytes, setup, tempRoot, types } from './setup.ts'
 

@@ -13,13 +13,16 @@ import { findFailures, shownName } from './failures.ts'
 import { oneLine } from 'dsh-core'
 import { watchLateEntries } from './late-entries.ts'
 import { Readiness } from 'dsh-core'
-import type { PendingEntry, ReadyReport } from 'dsh-core'
+import type { PendingEntry } from 'dsh-core'
 import { settleStartup, startingTasks, startupTimeoutMs, stillStarting, timeoutWarning, waitingForService } from './startup.ts'
 import { absorbKnownRejections } from './rejections.ts'
 import { resolveBarePlugin, resolvePluginPath } from './plugin-names.ts'
 import type { LoadError } from './failures.ts'
 import { StderrLog, logLevelNumber } from './stderr-log.ts'
 import type { LogLevel } from './stderr-log.ts'
+
+/** How the app became ready (what `ctx.readiness.ready` resolves to). */
+type ReadyReport = Awaited<Readiness['ready']>
 
 declare module 'cordis' {
   interface Events {

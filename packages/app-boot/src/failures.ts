@@ -2,8 +2,7 @@ import type { Context, Fiber } from 'cordis'
 import type { Loader } from 'cordisjs-plugin-loader'
 import type { AppEntry } from './app-file.ts'
 import type { AppBootErrorCode, BootFailure } from './errors.ts'
-import { findUnknownKey } from './config-keys.ts'
-import { oneLine } from 'dsh-core'
+import { findUnknownKey, oneLine } from 'dsh-core'
 import Schema from 'schemastery'
 
 // FiberState is a const enum in cordis's types; isolatedModules forbids reading it across packages.

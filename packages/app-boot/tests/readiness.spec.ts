@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AppBootError, boot, startApp } from '../src/index.ts'
 import { DEFAULT_STARTUP_TIMEOUT_MS } from '../src/startup.ts'
-import type { BootOptions, BootedApp, StartingApp } from '../src/index.ts'
-import type { ReadyReport } from 'dsh-core'
+import type { BootOptions, BootedApp, StartingApp } from '../src/boot.ts'
 import type {} from './fixtures/slow.ts'
 import { resolveFixture } from './fixtures/names.ts'
 import { rejection, writeApp } from './setup.ts'
@@ -149,7 +148,7 @@ describe('readiness while starting', () => {
     expect(await app.whenProvided('probe')).toBeDefined()
     expect(app.readiness.isReady).toBe(false)
     expect(app.readiness.pending()).toEqual([{ id: 'slow', name: 'fixture-slow' }])
-    const events: ReadyReport[] = []
+    const events: BootedApp['readiness'][] = []
     app.ctx.on('app/ready', (report) => { events.push(report) })
     const callbacks: string[] = []
     app.readiness.afterReady(app.ctx, () => callbacks.push('after'))

@@ -1,5 +1,8 @@
-import { toolsDiff, type PrefixToolCause } from 'dsh-system-prompt/bytes'
+import { toolsDiff } from 'dsh-system-prompt/bytes'
 import type { ToolFingerprint } from './types.ts'
+
+/** Why two tool lists differ first, as dsh-system-prompt's `toolsDiff` says. */
+type PrefixToolCause = NonNullable<ReturnType<typeof toolsDiff>>['cause']
 
 /** How the tool lists differ, finer than the logged reasons (added/removed become `tools_schema_changed`). */
 export type ToolReason = 'tools_order_changed' | 'tools_schema_changed' | 'tools_added' | 'tools_removed'

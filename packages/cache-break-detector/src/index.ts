@@ -1,6 +1,6 @@
 export { PromptCache as default, type PromptCacheConfig } from './service.ts'
-export { coldCacheNotice, type ColdCache } from './cold.ts'
+export { coldCacheNotice } from './cold.ts'
 export { fingerprint } from './fingerprint.ts'
 export { classifyBreak } from './classify.ts'
 export { BREAK_REASONS } from './types.ts'
-export type { BreakReason, PrefixReason, CacheBreak, CacheObservation, PromptCacheBreak, RequestFingerprint } from './types.ts'
+export type { PromptCacheBreak } from './types.ts'

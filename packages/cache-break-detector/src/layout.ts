@@ -1,5 +1,9 @@
 import type { ChatMessage, ReadonlyList, ToolSchema } from 'dsh-core'
-import type { GenerateOptions, RequestMark } from 'dsh-llm'
+import type LlmRuntime from 'dsh-llm'
+import type { GenerateOptions } from 'dsh-llm'
+
+/** One cache marker of a request, as `ctx.llm.cacheMarks()` names it. */
+export type RequestMark = ReturnType<LlmRuntime['cacheMarks']>[number]
 
 /**
  * Where a cache marker sits in a request, as a route's planner places it: after the last tool, at the end

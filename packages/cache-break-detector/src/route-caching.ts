@@ -1,4 +1,5 @@
-import type { GenerateOptions, LlmRuntime } from 'dsh-llm'
+import type LlmRuntime from 'dsh-llm'
+import type { GenerateOptions } from 'dsh-llm'
 import type { CacheMark } from './layout.ts'
 import type { CacheRules } from './rules.ts'
 

@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { GenerateOptions, ToolUpdateMode } from 'dsh-llm'
 import type { RenderedSection } from 'dsh-system-prompt/bytes'
-import { classifyBreak, fingerprint, type CacheObservation } from '../src/index.ts'
+import { classifyBreak, fingerprint } from '../src/index.ts'
+import type { CacheObservation } from '../src/types.ts'
 import { CacheBreakDetectorError } from '../src/errors.ts'
 
 const tool = (name: string, parameters: object = { type: 'object' }): ToolSchema => ({ name, description: `${name} tool`, parameters })

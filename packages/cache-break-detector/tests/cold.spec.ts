@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Agent } from 'dsh-agent-loop'
-import { coldCacheNotice, type ColdCache } from '../src/index.ts'
+import { coldCacheNotice } from '../src/index.ts'
+import type { ColdCache } from '../src/cold.ts'
 import { setup, sleep } from './setup.ts'
 
 const disposers: (() => Promise<void>)[] = []

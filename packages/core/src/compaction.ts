@@ -1,6 +1,3 @@
-import type { ChatMessage } from './types.ts'
-import type { ReadonlyList } from './shared-list.ts'
-
 /**
  * The user message that ends a compaction request. It follows the conversation unchanged, so everything
  * before it is the prefix the provider has already cached. The wording is fixed: the offline model and
@@ -15,14 +12,3 @@ export const COMPACTION_INSTRUCTION = [
 
 /** Opens the message that stands for the compacted history in every later request. */
 export const SUMMARY_PREFIX = '[context summary] The earlier conversation was compacted. Summary:\n'
-
-/** True when `messages` ends with the compaction instruction: the request asks for a summary. */
-export function isCompactionRequest(messages: ReadonlyList<{ role: string; text?: string }>): boolean {
-  const last = messages.at(-1)
-  return last?.role === 'user' && last.text === COMPACTION_INSTRUCTION
-}
-
-/** The model-facing message that replaces the compacted history. */
-export function summaryMessage(summary: string): ChatMessage {
-  return { role: 'user', text: SUMMARY_PREFIX + summary }
-}

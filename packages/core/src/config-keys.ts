@@ -1,5 +1,5 @@
 /** The parts of a schemastery schema the key walk reads; any other schema (or none) counts as open. */
-export interface SchemaLike {
+interface SchemaLike {
   type?: string
   dict?: Record<string, SchemaLike>
   list?: SchemaLike[]
@@ -7,7 +7,7 @@ export interface SchemaLike {
 }
 
 /** A schema's alternatives: unions and transforms stand for their members; intersects stay whole. */
-export function schemaAlternatives(schema: SchemaLike): SchemaLike[] {
+function schemaAlternatives(schema: SchemaLike): SchemaLike[] {
   if (schema.type === 'union') return (schema.list ?? []).flatMap(schemaAlternatives)
   if (schema.type === 'transform' && schema.inner) return schemaAlternatives(schema.inner)
   return [schema]
@@ -32,7 +32,7 @@ function objectKeys(schema: SchemaLike): Map<string, SchemaLike[]> | undefined {
  * The keys the mapping schemas among `schemas` declare, each with the schemas of its value (intersected
  * objects merged); undefined when none is a mapping or one accepts any key (dict, any).
  */
-export function declaredKeys(schemas: SchemaLike[]): Map<string, SchemaLike[]> | undefined {
+function declaredKeys(schemas: SchemaLike[]): Map<string, SchemaLike[]> | undefined {
   const mappings = schemas.filter((schema) => ['object', 'intersect', 'dict', 'any'].includes(schema.type ?? ''))
   if (!mappings.length) return undefined
   const merged = new Map<string, SchemaLike[]>()
@@ -59,4 +59,44 @@ export function forwardConfig<T>(schema: unknown, config: object): T {
     if (value !== undefined) forwarded[key] = value
   }
   return forwarded as T
+}
+
+/** A key an app file wrote that the plugin's schema does not declare, with the keys it does declare. */
+export interface UnknownKey {
+  path: string
+  valid: string[]
+}
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype
+
+/**
+ * The first key of `config`, at any depth of mappings and lists, that `schema` does not declare.
+ * Schemastery drops such keys silently, so a misspelled key would otherwise run with its default.
+ * Parts of the config under an open schema (dict, any, or a schema of another kind) are not checked.
+ */
+export function findUnknownKey(schema: unknown, config: unknown, path = '$'): UnknownKey | undefined {
+  if (!schema || (typeof schema !== 'object' && typeof schema !== 'function')) return undefined
+  const schemas = schemaAlternatives(schema as SchemaLike)
+  if (Array.isArray(config)) {
+    const items = schemas.filter((item) => item.type === 'array' && item.inner).map((item) => item.inner!)
+    if (items.length !== 1) return undefined
+    for (const [index, item] of config.entries()) {
+      const found = findUnknownKey(items[0], item, `${path}[${index}]`)
+      if (found) return found
+    }
+    return undefined
+  }
+  if (!isMapping(config)) return undefined
+  const keys = declaredKeys(schemas)
+  if (!keys) return undefined
+  for (const [key, value] of Object.entries(config)) {
+    const at = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`
+    const values = keys.get(key)
+    if (!values) return { path: at, valid: [...keys.keys()] }
+    if (values.length !== 1) continue
+    const found = findUnknownKey(values[0], value, at)
+    if (found) return found
+  }
+  return undefined
 }

@@ -1,4 +1,4 @@
-import { registerDeepFrozen } from './freeze.ts'
+import { isDeepFrozen, registerDeepFrozen } from './freeze.ts'
 
 const hasOwn = Object.prototype.hasOwnProperty
 
@@ -19,9 +19,14 @@ export function checkPlainJson(value: unknown, root: string): void {
 /**
  * `checkPlainJson` and `frozenJsonCopy` in one pass: the check, then a deep-frozen copy equal to
  * `JSON.parse(JSON.stringify(value))`, each node copied and frozen as it is checked. Only the copy's root is
- * registered as deeply frozen, as with `frozenJsonCopy`.
+ * registered as deeply frozen, as with `frozenJsonCopy`. A value someone deep-froze already (a shared constant)
+ * cannot change: it is checked and returned as its own copy.
  */
 export function frozenPlainJsonCopy<T>(value: T, root: string): T {
+  if (isDeepFrozen(value)) {
+    checkPlainJson(value, root)
+    return value
+  }
   const copy = walk(value, root, [], [], true) as T
   if (copy !== null && typeof copy === 'object') registerDeepFrozen(copy)
   return copy

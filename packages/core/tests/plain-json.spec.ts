@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { checkPlainJson, frozenPlainJsonCopy, isDeepFrozen } from '../src/index.ts'
+import { deepFreeze, isDeepFrozen } from '../src/freeze.ts'
+import { checkPlainJson, frozenPlainJsonCopy } from '../src/plain-json.ts'
 
 const isFrozenThrough = (value: unknown): boolean =>
   value === null || typeof value !== 'object' || (Object.isFrozen(value) && Object.values(value).every(isFrozenThrough))
@@ -38,5 +39,14 @@ describe('frozenPlainJsonCopy', () => {
       expect(() => frozenPlainJsonCopy(value, 'parameters')).toThrow(message)
       expect(() => checkPlainJson(value, 'parameters')).toThrow(message)
     }
+  })
+})
+
+describe('frozenPlainJsonCopy of a value deep-frozen already', () => {
+  it('returns that very value, still checked', () => {
+    const shared = deepFreeze({ type: 'object', properties: { a: { type: 'string' } } })
+    expect(frozenPlainJsonCopy(shared, 'parameters')).toBe(shared)
+    const bad = deepFreeze({ type: 'object', n: NaN })
+    expect(() => frozenPlainJsonCopy(bad, 'parameters')).toThrow('parameters.n is NaN, which JSON cannot carry')
   })
 })

@@ -1,15 +1,25 @@
 import { Context, Service } from 'cordis'
 import { isGone, type CodedError, type ToolSchema } from 'dsh-core'
 import type { Agent } from 'dsh-agent-loop'
-import type { ColdCache } from 'dsh-cache-break-detector'
-import { summarizeSessions, type SessionFleet, type SessionHolder, type SessionSummary } from 'dsh-session'
+import type { coldCacheNotice } from 'dsh-cache-break-detector'
+import { summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
 import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
-import type { McpAttachment, ServerEntry } from 'dsh-tools-mcp'
+import type { McpService } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
 import { askSide, watchChildren, type ChildUpdate, type SideAnswer, type SideOptions } from './side.ts'
+
+/** What a `prompt-cache/cold` says (the info `coldCacheNotice` words). */
+type ColdCache = Parameters<typeof coldCacheNotice>[0]
+
+/** What `ctx.mcp.connect()` returns, and one server entry it takes. */
+type McpAttachment = ReturnType<McpService['connect']>
+type ServerEntry = Parameters<McpService['connect']>[1][string]
+
+/** One stored session, as `summarizeSessions` lists it. */
+type SessionSummary = Awaited<ReturnType<typeof summarizeSessions>>[number]
 
 declare module 'cordis' {
   interface Context {

@@ -5,7 +5,8 @@ import { Context } from 'cordis'
 import { describe, expect, it } from 'vitest'
 import SessionStore from 'dsh-session'
 import type { Usage } from 'dsh-core'
-import AgentSpine, { SCRIPTED_CACHE_FILE } from '../src/index.ts'
+import AgentSpine from '../src/index.ts'
+import { SCRIPTED_CACHE_FILE } from '../src/plugin.ts'
 import { loadWithSessions, toolOrderForwardingCases } from '../src/testing/index.ts'
 
 const load = (config: Record<string, unknown>) => loadWithSessions(AgentSpine, config)

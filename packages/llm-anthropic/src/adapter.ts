@@ -3,7 +3,7 @@ import type { APIError } from '@anthropic-ai/sdk'
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages'
 import type { MessageCreateParamsStreaming as BetaMessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages'
 import type { GenerateOptions, LlmAdapter } from 'dsh-llm'
-import { createHttpAdapter, httpWireBody, type AdapterWarn, type HttpAdapterDefinition, type HttpModel, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
+import { createHttpAdapter, httpWireBody, type HttpAdapterDefinition, type HttpModel, type ResolvedHttpAdapterConfig, type WireRequest } from 'dsh-llm/http'
 import { createClient } from './client.ts'
 import { resolveConfig, type AnthropicConfig } from './config.ts'
 import { failures } from './failures.ts'
@@ -64,7 +64,7 @@ function hasAnthropicToolChanges(body: MessagesRequest): boolean {
  * is read from the environment variable named by `apiKeyEnv` at the first request. `warn` gets the boot-time
  * notices (a mode that fell back) and the SDK's own warnings (a deprecated model), each once.
  */
-export function createAnthropicAdapter(input: Partial<AnthropicConfig>, warn?: AdapterWarn): LlmAdapter {
+export function createAnthropicAdapter(input: Partial<AnthropicConfig>, warn?: (message: string) => void): LlmAdapter {
   return createHttpAdapter(messages, input, warn)
 }
 

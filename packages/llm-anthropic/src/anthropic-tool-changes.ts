@@ -1,4 +1,4 @@
-import { projectToolUpdates, type GenerateOptions, type ToolProjection } from 'dsh-llm'
+import { projectToolUpdates, type GenerateOptions } from 'dsh-llm'
 import type { HttpModel } from 'dsh-llm/http'
 import { buildMessagesRequest, toWireTool, type BuiltRequest, type ToUpdateBlocks, type WireMessage, type WireToolUpdateBlock } from './request.ts'
 
@@ -25,7 +25,7 @@ export function usesAnthropicToolChanges(model: HttpModel | undefined): model is
  * are those its blocks need. Pure, like `buildMessagesRequest`.
  */
 export function buildAnthropicToolChangeRequest(options: GenerateOptions, model: HttpModel & { toolUpdate: 'addition-only' | 'in-history' }, maxTokens: number): BuiltRequest {
-  const projection: ToolProjection = projectToolUpdates(options, 'in-history')
+  const projection = projectToolUpdates(options, 'in-history')
   const inline = model.toolUpdate === 'in-history'
   const joined = new Set<string>()
   for (const message of projection.messages) if (message.role === 'tool-update') for (const tool of message.added) joined.add(tool.name)

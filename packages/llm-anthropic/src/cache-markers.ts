@@ -1,6 +1,9 @@
-import { planCacheMarks, type CacheMarkPlan } from 'dsh-llm'
+import { planCacheMarks } from 'dsh-llm'
 import { tracedBlock, type HttpModel, type WireMarkable } from 'dsh-llm/http'
 import type { MessagesRequest, WireCacheControl, WireContentBlock, WireMessage } from './request.ts'
+
+/** Where dsh-llm plans a request's cache markers. */
+type CacheMarkPlan = ReturnType<typeof planCacheMarks>
 
 /**
  * What marker planning reads of a Messages body, on the anthropic profile (others get no markers): its

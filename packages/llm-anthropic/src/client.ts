@@ -1,12 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk'
-import type { AdapterWarn, ResolvedHttpAdapterConfig } from 'dsh-llm/http'
+import type { ResolvedHttpAdapterConfig } from 'dsh-llm/http'
 import { routeSdkWarnings } from './sdk-warnings.ts'
 
 /**
  * Creates the SDK client for one endpoint. Nothing is read from the environment or disk but the key given.
  * The SDK's own warnings (a deprecated model) go to `warn`, once each, instead of stderr.
  */
-export function createClient(config: ResolvedHttpAdapterConfig, apiKey: string, warn: AdapterWarn = () => {}): Anthropic {
+export function createClient(config: ResolvedHttpAdapterConfig, apiKey: string, warn: (message: string) => void = () => {}): Anthropic {
   const client = new Anthropic({
     apiKey,
     // Explicit null so ANTHROPIC_AUTH_TOKEN in the environment is never consulted.

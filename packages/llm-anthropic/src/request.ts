@@ -1,7 +1,10 @@
 import type { ToolSchema } from 'dsh-core'
-import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
+import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type projectToolUpdates } from 'dsh-llm'
 import { traceBlock, type WireRequest } from 'dsh-llm/http'
 import type { MessageCreateParamsStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages'
+
+/** What dsh-llm's tool-update projection makes of a request. */
+type ToolProjection = ReturnType<typeof projectToolUpdates>
 
 /** A cache breakpoint (Anthropic profile only): the prefix through the marked block is cached for `ttl`. */
 export interface WireCacheControl {

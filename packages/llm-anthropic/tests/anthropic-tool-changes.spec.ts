@@ -1,5 +1,5 @@
 import { Context } from 'cordis'
-import { LlmRuntime, PROFILES, cachePolicy } from 'dsh-llm'
+import LlmRuntime, { PROFILES, cachePolicy } from 'dsh-llm'
 import { drainStream, sampleRequest, startLoopback, toolChanges, toolSnapshot } from 'dsh-llm-testing'
 import type { ChatMessage } from 'dsh-core'
 import { Messages as BetaMessages } from '@anthropic-ai/sdk/resources/beta/messages'

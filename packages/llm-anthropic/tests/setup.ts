@@ -1,5 +1,8 @@
-import { fakeApiKey, startLoopbackAdapter, type LoopbackHandler } from 'dsh-llm-testing'
+import { fakeApiKey, startLoopback, startLoopbackAdapter } from 'dsh-llm-testing'
 import AnthropicProvider, { type AnthropicConfig } from '../src/index.ts'
+
+/** How the loopback server answers a request (`startLoopback`'s handler). */
+type LoopbackHandler = Parameters<typeof startLoopback>[0]
 
 /** A fresh env var name per test, holding a fresh fake key; removed by `cleanup()`. */
 export const fakeKey = () => fakeApiKey('DSH_TEST_ANTHROPIC_KEY', 'sk-ant-test-')

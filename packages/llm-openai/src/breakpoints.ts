@@ -1,7 +1,10 @@
-import type { CacheMarkPlan } from 'dsh-llm'
+import type { planCacheMarks } from 'dsh-llm'
 import { tracedBlock, type HttpModel, type WireMarkable } from 'dsh-llm/http'
 import type { ChatCompletionContentPartText, ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import type { ChatRequest, DashScopeMarkedMessage, DashScopeTextPart } from './request.ts'
+
+/** Where dsh-llm plans a request's cache markers. */
+type CacheMarkPlan = ReturnType<typeof planCacheMarks>
 
 /** A breakpoint without its own `ttl`: it inherits the request's `prompt_cache_options.ttl`. */
 const BREAKPOINT: ChatCompletionContentPartText.PromptCacheBreakpoint = { mode: 'explicit' }

@@ -1,6 +1,9 @@
-import type { ProviderProfile, ToolUpdateMode } from 'dsh-llm'
+import type { PROFILES, ProviderId, ToolUpdateMode } from 'dsh-llm'
 import { httpAdapterConfig, type HttpAdapterConfig } from 'dsh-llm/http'
 import Schema from 'schemastery'
+
+/** A provider profile of dsh-llm's catalog. */
+export type ProviderProfile = (typeof PROFILES)[ProviderId]
 
 /** Configuration of one OpenAI-compatible endpoint (OpenAI, DeepSeek, vLLM, llama.cpp, …). */
 export interface OpenAIConfig extends HttpAdapterConfig {

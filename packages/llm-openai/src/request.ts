@@ -1,10 +1,13 @@
 import type { ToolSchema } from 'dsh-core'
-import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type ToolProjection } from 'dsh-llm'
+import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type projectToolUpdates } from 'dsh-llm'
 import { traceBlock, type WireRequest } from 'dsh-llm/http'
 import type {
   ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool,
   ChatCompletionMessageParam, ChatCompletionSystemMessageParam, ChatCompletionToolMessageParam, ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions'
+
+/** What dsh-llm's tool-update projection makes of a request. */
+type ToolProjection = ReturnType<typeof projectToolUpdates>
 
 /** A tool declaration on the wire; `defer_loading` marks one announced later by a `tool_addition` block. */
 export type WireChatTool = ChatCompletionFunctionTool & { defer_loading?: true }

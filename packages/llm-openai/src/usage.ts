@@ -1,5 +1,6 @@
 import type { Usage } from 'dsh-core'
-import { normalizeUsage, usageFromDashScope, type ProviderProfile } from 'dsh-llm'
+import { normalizeUsage } from 'dsh-llm'
+import type { ProviderProfile } from './config.ts'
 
 /** Usage as OpenAI-compatible servers report it; DeepSeek adds its own cache hit/miss counters. */
 export interface WireUsage {
@@ -40,4 +41,29 @@ export function usageReaderOf(profile: ProviderProfile | undefined): UsageReader
 
 function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+/**
+ * DashScope's usage record (Alibaba Cloud Model Studio), native (`input_tokens`, `output_tokens`) or
+ * OpenAI-compatible (`prompt_tokens`, `completion_tokens`). Both put cache figures in
+ * `prompt_tokens_details`: `cached_tokens` read from the cache, `cache_creation_input_tokens` written to
+ * an explicit cache.
+ */
+export interface DashScopeUsage {
+  input_tokens?: number | null
+  output_tokens?: number | null
+  prompt_tokens?: number | null
+  completion_tokens?: number | null
+  prompt_tokens_details?: { cached_tokens?: number | null; cache_creation_input_tokens?: number | null } | null
+}
+
+/** Normalizes DashScope usage; its prompt figure already includes cache reads and writes. */
+export function usageFromDashScope(usage: DashScopeUsage | null | undefined): Usage {
+  const details = usage?.prompt_tokens_details
+  return normalizeUsage({
+    inputTokens: usage?.input_tokens ?? usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.output_tokens ?? usage?.completion_tokens ?? 0,
+    cacheReadTokens: details?.cached_tokens ?? 0,
+    cacheWriteTokens: details?.cache_creation_input_tokens ?? 0,
+  })
 }

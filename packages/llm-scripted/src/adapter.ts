@@ -1,11 +1,14 @@
-import { isCompactionRequest, type ToolCall, type ToolSchema, type Usage } from 'dsh-core'
-import { normalizeUsage, projectToolUpdates, type GenerateOptions, type ModelPrice, type ToolDeclaration, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
+import type { ToolCall, ToolSchema, Usage } from 'dsh-core'
+import { normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type ModelPrice, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
 import { echoReply } from './echo.ts'
 import { LlmScriptedError } from './error.ts'
 import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
 import type { Reply } from './reply.ts'
 import type { Script } from './script.ts'
-import { compactionReply } from './summary.ts'
+import { compactionReply, isCompactionRequest } from './summary.ts'
+
+/** One tool declaration of a request, as dsh-llm's projection lists it. */
+type ToolDeclaration = ReturnType<typeof projectToolUpdates>['declarations'][number]
 
 /** What a scripted adapter serves and how it answers. */
 export interface ScriptedAdapterOptions {

@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto'
 export const CHARS_PER_TOKEN = 4
 /** Caching granularity of the generic route: a prefix is cached in whole blocks of this many tokens. */
 export const TOKENS_PER_BLOCK = 64
-export const CHARS_PER_BLOCK = CHARS_PER_TOKEN * TOKENS_PER_BLOCK
 
 /** Tokens of a rendered prompt of `chars` characters. */
 export const tokensOf = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN)

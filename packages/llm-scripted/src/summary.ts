@@ -1,10 +1,16 @@
-import { SUMMARY_PREFIX, type ReadonlyList } from 'dsh-core'
+import { COMPACTION_INSTRUCTION, SUMMARY_PREFIX, type ReadonlyList } from 'dsh-core'
 import type { ProjectedMessage } from 'dsh-llm'
 import type { Reply } from './reply.ts'
 
 const ITEM_CHARS = 80
 const KEPT_REQUESTS = 6
 const ASKED = '- user asked: '
+
+/** True when `messages` ends with dsh-core's compaction instruction: the request asks for a summary. */
+export function isCompactionRequest(messages: ReadonlyList<{ role: string; text?: string }>): boolean {
+  const last = messages.at(-1)
+  return last?.role === 'user' && last.text === COMPACTION_INSTRUCTION
+}
 
 /**
  * The offline model's answer to a compaction request: a deterministic summary built from the

@@ -1,6 +1,6 @@
 export { adapterContract } from './contract.ts'
 export { fakeApiKey } from './fake-key.ts'
-export { startLoopback, type LoopbackHandler } from './loopback.ts'
+export { startLoopback } from './loopback.ts'
 export { loopbackHarness, startLoopbackAdapter } from './loopback-adapter.ts'
 export { configRefusal, loadWithLlm, toolsPlugin } from './plugin.ts'
 export { adapterCause, drainStream, joinText, sampleRequest, sampleTool, streamError } from './streams.ts'

@@ -1,5 +1,5 @@
 import { Context, type Plugin } from 'cordis'
-import { LlmRuntime } from 'dsh-llm'
+import LlmRuntime from 'dsh-llm'
 
 /** A fresh context with the `llm` service and `plugin` loaded with `config` exactly as given. */
 export async function loadWithLlm(plugin: Plugin, config: unknown) {

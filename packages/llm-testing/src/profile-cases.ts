@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { HttpWire } from './http-wire.ts'
 import { Context } from 'cordis'
-import { LlmRuntime } from 'dsh-llm'
+import LlmRuntime from 'dsh-llm'
 import { fakeApiKey } from './fake-key.ts'
 import { configRefusal } from './plugin.ts'
 

@@ -1,7 +1,10 @@
 import { FrozenList, baseOf, derive, extendList } from 'dsh-core'
-import type { ChatMessage, ReadonlyList, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate, ToolUpdateMessage } from 'dsh-core'
+import type { ChatMessage, ReadonlyList, ToolSchema, ToolHistorySnapshot, ToolHistoryUpdate } from 'dsh-core'
 import { LlmError } from './error.ts'
 import type { GenerateOptions, ToolUpdateMode } from './types.ts'
+
+/** The tool-registry developer message of a conversation (dsh-core's `ChatMessage` with `role: 'developer'`). */
+type ToolUpdateMessage = Extract<ChatMessage, { role: 'developer' }>
 
 /** The tool-update modes a route can declare. */
 export const TOOL_UPDATE_MODES: readonly ToolUpdateMode[] = ['none', 'append', 'addition-only', 'in-history']

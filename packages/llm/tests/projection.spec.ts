@@ -1,6 +1,7 @@
 import { deepFreeze, type ChatMessage } from 'dsh-core'
 import fc from 'fast-check'
-import { projectToolUpdates, type GenerateOptions, type ToolProjection, type ToolUpdateMode } from 'dsh-llm'
+import { projectToolUpdates, type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
+import type { ToolProjection } from '../src/projection.ts'
 import { describe, expect, it } from 'vitest'
 import { simulate, tool } from './history.ts'
 

@@ -1,5 +1,6 @@
 import type pg from 'pg'
-import { isSessionId, type FleetProcess, type ReleaseHandler, type SessionFleet, type SessionHolder, type SessionPage, type SessionPageRequest } from 'dsh-session'
+import { isSessionId, type SessionFleet, type SessionHolder } from 'dsh-session'
+import type { FleetProcess, ReleaseHandler, SessionPage, SessionPageRequest } from './fleet-types.ts'
 import { pgFailure } from './describe-error.ts'
 import { SessionPostgresError } from './errors.ts'
 import { SELF, liveHolder, processName } from './holders.ts'
@@ -12,7 +13,7 @@ export const MAX_RELEASE_WAIT_MS = 600_000
 
 /** `sessions.fleet` of the PostgreSQL store: the listing with holders, and hand-over through the relay. */
 export class PgFleet implements SessionFleet {
-  readonly self = SELF
+  readonly self: FleetProcess = SELF
 
   constructor(private readonly pool: pg.Pool, private readonly place: WriterPlace, private readonly relay: ReleaseRelay,
     private readonly holds: (id: string) => boolean) {}

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os'
 import type pg from 'pg'
-import type { FleetProcess, SessionHolder } from 'dsh-session'
+import type { SessionHolder } from 'dsh-session'
+import type { FleetProcess } from './fleet-types.ts'
 import { ident } from './schema.ts'
 
 /** This process as the fleet names it. */

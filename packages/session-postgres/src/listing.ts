@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import type { FleetSession, SessionPage, SessionPageRequest, SessionPosition } from 'dsh-session'
+import type { FleetSession, SessionPage, SessionPageRequest, SessionPosition } from './fleet-types.ts'
 import { SessionPostgresError } from './errors.ts'
 import { LIVE } from './holders.ts'
 import { ident } from './schema.ts'

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import pg from 'pg'
-import type { FleetProcess, ReleaseAnswer, ReleaseHandler, ReleaseRequest } from 'dsh-session'
+import type { FleetProcess, ReleaseAnswer, ReleaseHandler, ReleaseRequest } from './fleet-types.ts'
 import { SELF } from './holders.ts'
 import type { WriterPlace } from './writer.ts'
 

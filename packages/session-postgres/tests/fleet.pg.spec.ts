@@ -1,6 +1,6 @@
 import { hostname } from 'node:os'
 import { contractTurn } from 'dsh-session/testing'
-import type { SessionPage } from 'dsh-session'
+import type { SessionPage } from '../src/fleet-types.ts'
 import type { SessionPostgresError } from '../src/errors.ts'
 import { describe, expect, it } from 'vitest'
 import pg from 'pg'

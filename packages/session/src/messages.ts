@@ -1,5 +1,10 @@
-import { FrozenList, deepFreeze, extendList, summaryMessage, type ChatMessage } from 'dsh-core'
+import { FrozenList, SUMMARY_PREFIX, deepFreeze, extendList, type ChatMessage } from 'dsh-core'
 import type { SessionEvent } from './events.ts'
+
+/** The model-facing message that replaces the compacted history (dsh-core's `SUMMARY_PREFIX`, then the summary). */
+export function summaryMessage(summary: string): ChatMessage {
+  return { role: 'user', text: SUMMARY_PREFIX + summary }
+}
 
 /** Incremental projection of the log into the model-facing history. */
 export class MessagesFold {

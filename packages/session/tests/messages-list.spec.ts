@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { FrozenList, summaryMessage, type ChatMessage } from 'dsh-core'
+import { FrozenList, type ChatMessage } from 'dsh-core'
+import { summaryMessage } from '../src/messages.ts'
 import { describe, expect, it } from 'vitest'
 import { Session, type SessionEvent } from '../src/index.ts'
 

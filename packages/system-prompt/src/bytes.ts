@@ -6,8 +6,7 @@ export {
   type RenderedSection,
 } from './render.ts'
 export type { ContextSnapshotSection } from './types.ts'
-export {
-  firstByteDifference, prefixDiff, prefixTools, systemDiff, toolsDiff, type Prefix, type PrefixSystemCause,
-  type SystemDifference, type PrefixToolCause, type ToolDifference,
-} from './prefix-diff.ts'
+// What the differences are made of is read off these functions' signatures (`Parameters<typeof prefixDiff>[0]` is
+// a side, `NonNullable<ReturnType<typeof toolsDiff>>` a tool difference).
+export { firstByteDifference, prefixDiff, prefixTools, systemDiff, toolsDiff } from './prefix-diff.ts'
 export { sha256 } from './fingerprint.ts'

@@ -1,5 +1,5 @@
 export { IDENTITY_TEXT } from './service.ts'
-export type { SystemPromptConfig, PromptInspection } from './service.ts'
+export type { SystemPromptConfig } from './service.ts'
 export { TOOL_ORDER_GROUP, TOOL_ORDER_REST, ToolOrderPolicy, canonicalToolOrder } from './tool-order.ts'
 export { ToolPatterns, toolPatternProblem } from './tool-patterns.ts'
 export { snapshotSchema } from './snapshot.ts'

@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  firstByteDifference, joinSections, prefixDiff, prefixTools, sectionRanges, systemDiff, toolsDiff, type Prefix, type RenderedSection,
+  firstByteDifference, joinSections, prefixDiff, prefixTools, sectionRanges, systemDiff, toolsDiff, type RenderedSection,
 } from '../src/bytes.ts'
+import type { Prefix } from '../src/prefix-diff.ts'
 
 const side = (sections: RenderedSection[], tools: string[] = []): Prefix => ({
   tools: prefixTools(tools.map((name) => ({ name, description: `${name} tool` }))),

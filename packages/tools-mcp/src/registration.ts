@@ -1,5 +1,6 @@
 import type { Context } from 'cordis'
-import type { ExecutableTool, ToolBatchDisposer } from 'dsh-tools'
+import type ToolRuntime from 'dsh-tools'
+import type { ExecutableTool } from 'dsh-tools'
 
 /** Who a connection's tools are for: every agent (the app's servers), or one agent alone. */
 export interface ToolScope {
@@ -29,7 +30,7 @@ export function registerOne(ctx: Context, definition: ExecutableTool, server: st
  * disposer removes its tool, and the last one ends the effect, so re-listings leave no empty effects behind.
  */
 export function registerListing(ctx: Context, definitions: ExecutableTool[], server: string, scope: ToolScope): (() => Promise<void>)[] {
-  let batch: ToolBatchDisposer | undefined
+  let batch: ReturnType<ToolRuntime['registerMany']> | undefined
   const end = ctx.effect(() => (batch = ctx.tools.registerMany(definitions, { server, ...scope })), batchRegistrationLabel(definitions.map((tool) => tool.name), server))
   let live = definitions.length
   return batch!.each.map((dispose) => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
 
 /** A tool of the test server's list. */
-export interface TestTool {
+interface TestTool {
   name: string
   description?: string
   /** Default `{ type: 'object', properties: {} }`; `null` lists the tool without an inputSchema (a broken server). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { modelToolName } from '../src/index.ts'
+import { modelToolName } from '../src/names.ts'
 import { TOOL_NAME } from 'dsh-tools'
 
 describe('model-facing tool names', () => {

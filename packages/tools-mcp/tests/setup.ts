@@ -24,7 +24,8 @@ export function publishedBin(pkg: string): string {
 export { processAlive, testServer } from '../src/testing.ts'
 /** The test server's script (`testing/test-server.mjs`), for a test that runs it by hand. */
 export const TEST_SERVER = fileURLToPath(new URL('../testing/test-server.mjs', import.meta.url))
-export type { TestTool } from '../src/testing.ts'
+/** One tool the test server lists (`testServer`'s `tools`). */
+export type TestTool = NonNullable<Parameters<typeof import('../src/testing.ts').testServer>[0]['tools']>[number]
 
 export const tempDir = (prefix = 'dsh-tools-mcp-') => mkdtemp(join(tmpdir(), prefix))
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -1,2 +1,2 @@
-export type { StaticTool, ToolsStaticConfig } from './plugin.ts'
+export type { ToolsStaticConfig } from './plugin.ts'
 export { default } from './plugin.ts'

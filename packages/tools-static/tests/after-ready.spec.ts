@@ -2,7 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startApp, type StartingApp } from 'dsh-app-boot'
+import { startApp } from 'dsh-app-boot'
+
+type StartingApp = Awaited<ReturnType<typeof startApp>>
 import { loadStatic, setup, sleep } from './setup.ts'
 
 const PLUGIN = new URL('../src/index.ts', import.meta.url).href

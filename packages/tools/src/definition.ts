@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, messageOf, describeValue, checkPlainJson, frozenPlainJsonCopy, isDeepFrozen } from 'dsh-core'
+import { MAX_TIMER_MS, messageOf, describeValue, frozenPlainJsonCopy } from 'dsh-core'
 import { TOOL_ORDER_REST, snapshotSchema } from 'dsh-system-prompt'
 import type { ValidatorPool } from './arguments.ts'
 import { ToolsError } from './errors.ts'
@@ -29,13 +29,11 @@ function checkParameters(name: string, parameters: unknown): object {
   if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters)) {
     throw new ToolsError('INVALID_PARAMETERS', `tool ${describeValue(name)} needs parameters as a JSON Schema object, got ${describeValue(parameters)}`)
   }
-  // Parameters someone deep-froze already (a shared constant) cannot change: they are their own copy. Others
-  // are checked and copied in one pass that also freezes the copy and registers it as deeply frozen.
-  const frozen = isDeepFrozen(parameters)
+  // Checked and copied in one pass that also freezes the copy and registers it as deeply frozen; parameters
+  // someone deep-froze already (a shared constant) cannot change and are their own copy.
   let copy: object
   try {
-    if (frozen) checkPlainJson(parameters, 'parameters')
-    copy = frozen ? parameters : frozenPlainJsonCopy(parameters, 'parameters')
+    copy = frozenPlainJsonCopy(parameters, 'parameters')
   } catch (error) {
     throw new ToolsError('INVALID_PARAMETERS', `tool ${describeValue(name)} has parameters that are not plain JSON: ${messageOf(error)}`)
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type ToolExecuteContext } from '../src/index.ts'
+import type { ToolExecuteContext } from '../src/types.ts'
 import { ToolsError } from '../src/errors.ts'
 import { setup, tool } from './setup.ts'
 

@@ -1,5 +1,5 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { AppEntry } from 'dsh-app-boot'
+import type { AppEntry } from './scenario.ts'
 import { rebuildLastRequest } from 'dsh-agent-loop'
 import type { SessionEvent } from 'dsh-session'
 import type { LogEvent } from './normalize.ts'

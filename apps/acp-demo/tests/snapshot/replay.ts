@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import type { AppEntry } from 'dsh-app-boot'
+import type { AppEntry } from './scenario.ts'
 import { lineDiff, type FileDifference } from './diff.ts'
 import { Normalizer, asFile, parseJsonl, type LogEvent } from './normalize.ts'
 import { REQUEST_TAP } from './reconstruction.ts'

@@ -2,9 +2,12 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseAppFile, type AppEntry } from 'dsh-app-boot'
+import { parseAppFile } from 'dsh-app-boot'
 import { drive } from '../harness.ts'
 import { parseJsonl, type LogEvent } from './normalize.ts'
+
+/** One entry of an app file, as `parseAppFile` reads it. */
+export type AppEntry = ReturnType<typeof parseAppFile>[number]
 
 /** The folder of all ACP scenarios, and the repository root (for normalizing paths). */
 export const SCENARIOS_ROOT = fileURLToPath(new URL('../../../../fixtures/acp/', import.meta.url))

@@ -1,8 +1,11 @@
 import type { Context } from 'cordis'
-import type { BreakReason } from 'dsh-cache-break-detector'
+import type { PromptCacheBreak } from 'dsh-cache-break-detector'
+
+/** Why a cache broke, as a `prompt-cache/break` says. */
+export type BreakReason = PromptCacheBreak['reason']
 
 /** The detector's breaks per configuration, by reason, across all its lifetimes. */
-export const breaks = new Map<string, BreakReason[]>()
+export const breaks: Map<string, BreakReason[]> = new Map()
 
 /** Reasons the detector gives when its prediction (from the route's profile) does not explain the read. */
 export const UNEXPLAINED: readonly BreakReason[] = ['provider_miss', 'likely_provider_ttl_or_eviction']

@@ -1,7 +1,10 @@
 import type { ToolUpdateMode } from 'dsh-llm'
 import { TOOL_ORDER_REST } from 'dsh-system-prompt'
-import type { Wire } from 'dsh-llm-testing/emulator'
+import type { startEmulator } from 'dsh-llm-testing/emulator'
 import { CORE_TOOL_NAMES } from './tools.ts'
+
+/** A wire the emulator speaks (Chat Completions, DeepSeek's route, Messages). */
+type Wire = Awaited<ReturnType<typeof startEmulator>>['ledger'][number]['wire']
 
 /** One full run of the session: which wire, which tool order, which tool-update mode. */
 export interface Configuration {

@@ -4,12 +4,15 @@ import { join } from 'node:path'
 import type { Agent } from 'dsh-agent-loop'
 import { seeded, shuffle } from '../measure.ts'
 import type { Configuration } from './configurations.ts'
-import { startEmulator, type LedgerEntry } from 'dsh-llm-testing/emulator'
+import { startEmulator } from 'dsh-llm-testing/emulator'
 import { KEY_ENV, MODEL, boot, type Lifetime } from './lifetime.ts'
 import { bootMcp, mcpName } from './mcp-lifetime.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
 import { ADDED_GROUP_ID, ADDED_TOOLS, TOOL_GROUPS } from './tools.ts'
 import { settleWire } from './reconstruction.ts'
+
+/** What the emulator records about one answered request. */
+type LedgerEntry = Awaited<ReturnType<typeof startEmulator>>['ledger'][number]
 
 /** Upper bound of the real start delay of each MCP server in one boot (ms). */
 const MCP_MAX_DELAY_MS = 200

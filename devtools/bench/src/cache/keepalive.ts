@@ -10,7 +10,9 @@ import { join } from 'node:path'
 import { Context } from 'cordis'
 import AgentSpine from 'dsh-harness'
 import AnthropicProvider from 'dsh-llm-anthropic'
-import { ManualClock, startEmulator, type LedgerEntry } from 'dsh-llm-testing/emulator'
+import { ManualClock, startEmulator } from 'dsh-llm-testing/emulator'
+
+type LedgerEntry = Awaited<ReturnType<typeof startEmulator>>['ledger'][number]
 
 /** A model dsh-llm lists a price for (Claude Opus 5: $5 input, $6.25 write, $0.50 read, $25 output per million). */
 const MODEL = 'claude-opus-5'

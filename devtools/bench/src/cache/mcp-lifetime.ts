@@ -1,8 +1,12 @@
-import ToolsMcp, { modelToolName } from 'dsh-tools-mcp'
-import { testServer, type TestTool } from 'dsh-tools-mcp/testing'
+import { modelToolName } from 'dsh-tools'
+import ToolsMcp from 'dsh-tools-mcp'
+import { testServer } from 'dsh-tools-mcp/testing'
 import type { Configuration } from './configurations.ts'
 import { finish, startProcess, type Lifetime } from './lifetime.ts'
 import type { BenchTool, ToolGroup } from './tools.ts'
+
+/** One tool of the MCP test server (`testServer`'s `tools`). */
+type TestTool = NonNullable<Parameters<typeof testServer>[0]['tools']>[number]
 
 /** A benchmark tool as the MCP test server lists and answers it. */
 function serverTool(tool: BenchTool): TestTool {

@@ -1,4 +1,7 @@
-import type { StaticTool } from 'dsh-tools-static'
+import type { ToolsStaticConfig } from 'dsh-tools-static'
+
+/** One tool of the tools-static plugin's config. */
+type StaticTool = ToolsStaticConfig['tools'][number]
 
 /** A tool as this benchmark configures it; the delays are chosen per restart. */
 export type BenchTool = Omit<StaticTool, 'delayMs' | 'afterReadyMs'>

@@ -1,4 +1,7 @@
-import { McpServerSet, type ServerSpec } from 'dsh-tools-mcp'
+import { McpServerSet } from 'dsh-tools-mcp'
+
+/** One MCP server's normalized spec, as `McpServerSet` runs it. */
+type ServerSpec = ConstructorParameters<typeof McpServerSet>[0][number]
 
 /** One `tools/list` answer of a server, in the order it came: each tool's model-facing declaration. */
 export interface McpListing {

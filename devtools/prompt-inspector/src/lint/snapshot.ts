@@ -3,11 +3,14 @@ import type { Context } from 'cordis'
 import type { ToolSchema } from 'dsh-core'
 import { SystemPromptError, type AssembleContext } from 'dsh-system-prompt'
 import { renderContextSections, renderPrompt } from 'dsh-system-prompt/bytes'
-import type { ServerSpec } from 'dsh-tools-mcp'
+import type { McpService } from 'dsh-tools-mcp'
 import { PromptInspectorError } from '../errors.ts'
 import { loopContext, withSettledApp } from '../inspect.ts'
 import { findOwners } from '../owners.ts'
 import { renderSections } from '../sections.ts'
+
+/** One MCP server's normalized spec, as `ctx.mcp.servers()` lists it. */
+type ServerSpec = ReturnType<McpService['servers']>[number]['spec']
 
 /** One assembly as the lint compares it. */
 export interface AssemblySnapshot {

@@ -1,6 +1,9 @@
-import { BREAK_REASONS, type PrefixReason } from 'dsh-cache-break-detector'
+import { BREAK_REASONS } from 'dsh-cache-break-detector'
 import type { ToolSchema } from 'dsh-core'
 import type { ViewKeepalive } from './keepalive.ts'
+
+/** A reason of the prefix itself (one of `BREAK_REASONS`). */
+type PrefixReason = (typeof BREAK_REASONS)[number]
 
 /**
  * Why a request's prompt tokens were billed without the cache. `new_input` is the ordinary uncached tail

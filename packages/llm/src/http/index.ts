@@ -1,5 +1,5 @@
 /** HTTP helpers for adapters that talk to a provider over HTTP: the adapter frame and plugin, shared config keys, failure mapping, error kinds. */
-export { createHttpAdapter, httpWireBody, requestBeta, type AdapterWarn, type HttpAdapterDefinition, type WireRequest } from './adapter.ts'
+export { createHttpAdapter, httpWireBody, requestBeta, type HttpAdapterDefinition, type WireRequest } from './adapter.ts'
 export {
   DEFAULT_TOOL_UPDATE_BETA, httpAdapterConfig, type HttpAdapterConfig, type HttpModel,
   type ResolvedHttpAdapterConfig,

@@ -1,3 +1,3 @@
-export { startTestCluster, type TestCluster } from './cluster.ts'
+export { startTestCluster } from './cluster.ts'
 export { storedEvents, throwawaySchema } from './schema.ts'
 export { startOutage } from './outage.ts'

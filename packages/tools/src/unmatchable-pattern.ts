@@ -1,6 +1,7 @@
 import { quote } from 'dsh-core'
 import { TOOL_ORDER_GROUP } from 'dsh-system-prompt'
-import { KEPT_PREFIX_LENGTH, MAX_TOOL_NAME_LENGTH, TOOL_NAME, legalizeToolName, modelToolName } from 'dsh-tools'
+import { TOOL_NAME } from './definition.ts'
+import { KEPT_PREFIX_LENGTH, MAX_TOOL_NAME_LENGTH, legalizeToolName, modelToolName } from './remote-names.ts'
 
 const VALID_CHARACTERS = /^[a-zA-Z0-9_-]*$/
 /** `mcp__<server>__<tool>` as a user writes it: the server part ends at the first `__` after `mcp__`. */

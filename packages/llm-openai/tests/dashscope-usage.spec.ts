@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { usageFromDashScope } from '../src/index.ts'
+import { usageFromDashScope } from '../src/usage.ts'
 
 // Response bodies in the shapes the providers document, as a recording would hold them.
 const DASHSCOPE_NATIVE = `{
