@@ -51,6 +51,11 @@ describe('every app file of the READMEs, booted as written (examples/)', () => {
     expect(exit).toMatchObject({ code: 0, stdout: 'no tools\n', stderr: '' })
   })
 
+  it('local-engine.yml: boots with its slot affinity on the generic profile (the local server is not called)', async () => {
+    const exit = await runBin('dsh-stdio-demo', ['local-engine.yml'], '/tools\n', { LOCAL_API_KEY: 'sk-local' })
+    expect(exit).toMatchObject({ code: 0, stdout: 'no tools\n', stderr: '' })
+  })
+
   it('tools-static.yml: delayed, deferred and after-ready tools', async () => {
     const exit = await runBin('dsh-stdio-demo', ['tools-static.yml'], '/tools\n')
     expect(exit).toMatchObject({ code: 0, stderr: '' })

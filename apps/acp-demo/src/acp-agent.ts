@@ -179,7 +179,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       const command = commandOf(text)
       const run = () => command?.name === 'compact' ? runCompactCommand(target, send)
         : command?.name === 'side' ? sessions.cancellable(target.id, signal, (cancel) => runSideCommand(target, command.question, { harness, send, signal: cancel, kindOf: kindsOf(target.id) }))
-        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id), children: harness })
+        : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id), harness })
       return sessions.track(target.id, sourceNotices.during(target.id, run))
     }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {

@@ -60,7 +60,9 @@ describe('dsh-acp-demo over stdio', () => {
     const result = kinds.indexOf('tool_call_update')
     expect(call).toBeGreaterThanOrEqual(0)
     expect(result).toBeGreaterThan(call)
-    expect(kinds.slice(result + 1).every((kind) => kind === 'agent_message_chunk')).toBe(true)
+    // the answer's chunks, then the turn's usage_update (context in use and window) before the response
+    expect(kinds.slice(result + 1, -1).every((kind) => kind === 'agent_message_chunk')).toBe(true)
+    expect(kinds.at(-1)).toBe('usage_update')
     const started = agent.updates[call].update
     expect(started).toMatchObject({ title: 'lookup', kind: 'other', status: 'in_progress', rawInput: { word: 'vole' } })
     const finished = agent.updates[result].update

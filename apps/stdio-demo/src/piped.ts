@@ -71,7 +71,7 @@ export async function servePiped(
         errors.write(`error: ${oneLine(result.error ?? '')}\n`)
       }
       // the usage line on a terminal only: stderr captured by a program gets activity and errors alone
-      const usage = (errors as { isTTY?: boolean }).isTTY ? usageLine(usages) : undefined
+      const usage = (errors as { isTTY?: boolean }).isTTY ? usageLine(usages, demo.harness.cost(agent, result.turn)) : undefined
       if (usage) errors.write(usage)
       // piped input cannot cancel a turn: the app is stopping (a signal), so the lines after it are not served
       if (result.reason === 'cancelled') break

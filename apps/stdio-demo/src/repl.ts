@@ -137,7 +137,8 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
     if (result.reason === 'cancelled') write('(cancelled)\n')
     else if (result.reason !== 'done') write(`error: ${oneLine(result.error ?? '')}\n`)
     // what DSH is for, where a person sees it: how much of the prompt the provider's cache served
-    const usage = (output as { isTTY?: boolean }).isTTY ? usageLine(usages) : undefined
+    // and what the turn cost, when its model has a price (tokens only otherwise)
+    const usage = (output as { isTTY?: boolean }).isTTY ? usageLine(usages, demo.harness.cost(agent, result.turn)) : undefined
     if (usage) write(usage)
   }
 }

@@ -11,7 +11,7 @@ import { agentToolCall } from './agent-tool.ts'
 import { forkAgent, type ForkOptions, type ForkResult } from './fork.ts'
 import { callModel } from './model-call.ts'
 import { UpdateObservers } from './observers.ts'
-import { nextRequest } from './reconstruct.ts'
+import { lineageFor, nextRequest } from './reconstruct.ts'
 import { SessionParts } from './session-parts.ts'
 import { assembleStep } from './step-input.ts'
 import { reopenAfterStoreFailure } from './store-recovery.ts'
@@ -217,7 +217,7 @@ export class Agent {
         // after the header, in the history: a changing runtime context never moves the cached prefix
         parts.snapshots.update(turn, step, joinContextSections(contexts), contexts)
         // exactly the logged header and the logged history, deep-frozen
-        const request: GenerateOptions = { ...nextRequest(session)!, signal }
+        const request: GenerateOptions = { ...nextRequest(session)!, ...lineageFor(route, session), signal }
         this.lastRequest = request
         const response = await callModel(current, route, request)
         const { usage, toolCalls, verdict } = response

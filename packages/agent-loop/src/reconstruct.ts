@@ -1,5 +1,8 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
+import type LlmRuntime from 'dsh-llm'
+
+type LlmRoute = ReturnType<LlmRuntime['route']>
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 import { previousResponseId } from './verdict-event.ts'
 
@@ -55,4 +58,18 @@ export function nextRequest(session: Session): Omit<GenerateOptions, 'signal'> |
     ...(logged.deferredTools?.length ? { deferredTools: logged.deferredTools } : {}),
     previousResponseId: previousResponseId(session),
   }
+}
+
+/**
+ * The session line of a request, for a route that pins requests by it (its adapter names an `affinity`
+ * field for the model): the session's own id and, for a forked child, its parent's and its mode, read from
+ * the `fork/parent` event that opens a child's log. Nothing on every other route, so their requests (and
+ * what the log rebuilds of them) stay as they were; on an affinity route a request rebuilt from the log gets
+ * it back from the log's name (the session id) and its first event.
+ */
+export function lineageFor(route: Pick<LlmRoute, 'model' | 'adapter'>, session: Session): Pick<GenerateOptions, 'lineage'> {
+  if (!route.adapter.affinity?.(route.model)) return {}
+  const opening = session.event(1)
+  const link = opening?.type === 'fork/parent' ? (opening as SessionEvent<'fork/parent'>).data : undefined
+  return { lineage: { session: session.id, ...link && { parent: link.parent, mode: link.mode } } }
 }

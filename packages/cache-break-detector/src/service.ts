@@ -4,6 +4,7 @@ import Schema from 'schemastery'
 import type { Agent, AgentUpdate } from 'dsh-agent-loop'
 import { type GenerateOptions, type ToolUpdateMode } from 'dsh-llm'
 import './session-event.ts'
+import { costRecord } from './cost-event.ts'
 import type {} from 'dsh-session'
 import { renderSections } from 'dsh-system-prompt/bytes'
 import type {} from 'dsh-system-prompt' // ctx.systemPrompt and its events
@@ -196,9 +197,9 @@ export class PromptCache extends Service {
       const profile = this.config.ttlMs === undefined ? caching.rules?.profile : undefined
       this.cold.arm(agent, { model: options.model, ...(profile ? { profile } : {}), ttlMs, promptTokens: usage.inputTokens }, dispatch?.at ?? Date.now())
     }
-    if (!previous) return
+    if (!previous) return this.logCost(agent, options.model, usage, { turn, step })
     const found = explainBreak(previous, current, { ...(caching.rules ? { rules: caching.rules } : {}), thresholds: this.thresholds })
-    if (!found) return
+    if (!found) return this.logCost(agent, options.model, usage, { turn, step })
 
     // the provider's verdict on the same request, beside DSH's (routes that ask for one: Anthropic's cache diagnostics)
     const provider = verdict && providerView(verdict)
@@ -213,6 +214,15 @@ export class PromptCache extends Service {
     }
     this.guard(() => agent.session.append('prompt-cache/break', info))
     this.guard(() => this.notify('prompt-cache/break', agent, info), 'a prompt-cache/break listener threw')
+    this.logCost(agent, options.model, usage, info)
+  }
+
+  /** Logs `request/cost` for a response of a priced model, after the break it prices when there was one. */
+  private logCost(agent: Agent, model: string, usage: UsageUpdate['usage'], at: { turn: number; step: number } | PromptCacheBreak) {
+    this.guard(() => {
+      const cost = costRecord(this.llm, model, { turn: at.turn, step: at.step }, usage, 'reason' in at ? at : undefined)
+      if (cost) agent.session.append('request/cost', cost)
+    }, 'request/cost was not logged')
   }
 
   // An observer must never fail the request or the turn it watches.

@@ -27,13 +27,14 @@ export interface Reply {
  * An adapter serving `cache-a` and `cache-b` that records each request and answers from a queue of
  * replies; each reply's cache figures are the usage it reports. An empty queue answers with no cache reads.
  */
-export function cacheAdapter(cachePolicy?: LlmAdapter['cachePolicy']) {
+export function cacheAdapter(cachePolicy?: LlmAdapter['cachePolicy'], price?: LlmAdapter['price']) {
   const calls: GenerateOptions[] = []
   const replies: Reply[] = []
   const adapter: LlmAdapter = {
     provider: 'cache-test',
     models: MODELS,
     ...cachePolicy && { cachePolicy, cacheMarks: (options) => plannedMarks(cachePolicy(options.model)!, options) },
+    ...price && { price },
     async* stream(options): AsyncGenerator<StreamEvent> {
       calls.push(options)
       const reply = replies.shift() ?? { read: 0 }
@@ -71,6 +72,8 @@ export interface SetupOptions {
   persona?: string
   /** The cache policy the test adapter declares for its models (none: the generic profile). */
   cachePolicy?: LlmAdapter['cachePolicy']
+  /** The price the test adapter declares for its models (none: tokens only). */
+  price?: LlmAdapter['price']
   /** The system prompt's `schemaKeyOrder` (its default when unset). */
   schemaKeyOrder?: 'canonical' | 'registered'
 }
@@ -85,7 +88,7 @@ export async function setup(options: SetupOptions = {}) {
     fibers.push(fiber)
     return fiber
   }
-  const model = cacheAdapter(options.cachePolicy)
+  const model = cacheAdapter(options.cachePolicy, options.price)
   await plug(SystemPrompt, { persona: options.persona ?? PERSONA, ...options.schemaKeyOrder && { schemaKeyOrder: options.schemaKeyOrder } })
   await plug(ToolRuntime, {})
   await plug(SessionStore, { persistenceRoot: root })

@@ -119,6 +119,34 @@ export class Harness extends Service {
   }
 
   /**
+   * What the agent's requests cost in USD: the sum of its session's `request/cost` records (dsh-cache-break-detector
+   * logs one per response of a model with a price), of turn `turn` when given, else of the whole session (a resumed
+   * one included). `billed` against `noCache` (the same tokens with no cache); `emulated` when any figure is the
+   * offline model's. Undefined when none is logged: a model without a price, or no detector entry — tokens only.
+   */
+  cost(agent: Agent, turn?: number): { billed: number; noCache: number; emulated: boolean } | undefined {
+    let sum: { billed: number; noCache: number; emulated: boolean } | undefined
+    for (const event of agent.session.events()) {
+      if (event.type !== 'request/cost' || (turn !== undefined && event.data.turn !== turn)) continue
+      sum ??= { billed: 0, noCache: 0, emulated: false }
+      sum.billed += event.data.billed
+      sum.noCache += event.data.noCache
+      if (event.data.emulated) sum.emulated = true
+    }
+    return sum
+  }
+
+  /** The context window of the agent's model in tokens, as its adapter declares it; undefined when it declares none. */
+  contextWindow(agent: Agent): number | undefined {
+    try {
+      return this.ctx.llm.contextWindow(agent.model)
+    } catch {
+      // a model no adapter serves any more (the app is being disposed): no window to tell
+      return undefined
+    }
+  }
+
+  /**
    * Calls `listener` each time an agent's prompt cache goes cold (dsh-cache-break-detector's `prompt-cache/cold`:
    * idle past its model's cache TTL); only for `agent` when given. Nothing happens without a detector entry.
    * Returns the disposer.

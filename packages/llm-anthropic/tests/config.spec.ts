@@ -37,3 +37,10 @@ describe('maxTokens', () => {
     expect(() => createAnthropicAdapter({ models: ['m'], maxTokens: 0 })).toThrow('dsh-llm-anthropic: maxTokens must be a whole number >= 1, got 0')
   })
 })
+
+describe('affinity', () => {
+  it('is refused in one line: the Messages wire sends no local engine\'s slot or session field', async () => {
+    const refusal = await configRefusal(AnthropicProvider, { baseURL: 'http://127.0.0.1:8080', models: [{ id: 'm', affinity: { field: 'id_slot', slots: 2 } }] })
+    expect(refusal).toBe('dsh-llm-anthropic: model "m" has affinity {"field":"id_slot","slots":2}, but dsh-llm-anthropic does not send affinity fields; serve the model through dsh-llm-openai')
+  })
+})

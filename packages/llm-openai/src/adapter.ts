@@ -7,6 +7,7 @@ import { resolveConfig, type OpenAIConfig } from './config.ts'
 import { failures } from './failures.ts'
 import { applyChatMarks, markableChat } from './breakpoints.ts'
 import { planChatCaching } from './cache-planning.ts'
+import { affinityFields } from './affinity.ts'
 import { buildChatRequest, type ChatRequest } from './request.ts'
 import { ChatStreamReader } from './stream-reader.ts'
 import { usageReaderOf } from './usage.ts'
@@ -27,7 +28,8 @@ export const chatCompletions: HttpAdapterDefinition<ResolvedHttpAdapterConfig<Op
   createClient,
   buildRequest: (options, projection, config, model) => {
     const built = buildChatRequest(options, projection)
-    return { ...built, body: planChatCaching(built.body, options, model, config.promptCacheKey) }
+    // the local engine's slot or session field, on entries that name an affinity (generic profile only)
+    return { ...built, body: { ...planChatCaching(built.body, options, model, config.promptCacheKey), ...affinityFields(model, options.lineage) } }
   },
   // cache markers on messages: planned by dsh-llm's planCacheMarks, placed here
   markable: markableChat,

@@ -54,6 +54,7 @@ export const { Config, resolveConfig } = httpAdapterConfig<OpenAIConfig>({
   contextWindow: DEFAULT_CONTEXT_WINDOW,
   betaHeaderName: 'The toolUpdateBetaHeader',
   modelsExample: '[deepseek-chat]',
+  affinity: true,
 }, {
   promptCacheKey: {
     schema: Schema.union(PROMPT_CACHE_KEYS).default('prefix')

@@ -1,3 +1,4 @@
+import type { AffinityFields } from './affinity.ts'
 import type { ToolSchema } from 'dsh-core'
 import { toolNoticeText, type GenerateOptions, type ProjectedMessage, type projectToolUpdates } from 'dsh-llm'
 import { traceBlock, type WireRequest } from 'dsh-llm/http'
@@ -41,7 +42,7 @@ export type DashScopeMarkedMessage =
   | (Omit<ChatCompletionToolMessageParam, 'content'> & { content: DashScopeTextPart[] })
 
 /** A Chat Completions request body as this adapter writes it; keys are written in this order. */
-export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & {
+export type ChatRequest = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & AffinityFields & {
   messages: (ChatCompletionMessageParam | WireToolUpdateMessage | DashScopeMarkedMessage)[]
   tools?: WireChatTool[]
 }

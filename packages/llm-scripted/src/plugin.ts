@@ -1,9 +1,13 @@
 import type { Context } from 'cordis'
-import type { ModelPrice, ToolUpdateMode } from 'dsh-llm'
+import type { ToolUpdateMode } from 'dsh-llm'
+import type LlmRuntime from 'dsh-llm'
 import Schema from 'schemastery'
 import { createScriptedAdapter } from './adapter.ts'
 import { LlmScriptedError } from './error.ts'
 import { loadScript } from './script.ts'
+
+/** What a model's tokens cost, as `ctx.llm.price` answers it (USD per million tokens). */
+type ModelPrice = NonNullable<ReturnType<LlmRuntime['price']>>
 
 /** A served model id, or an entry with its own context window and price (as an HTTP model entry's `price`). */
 export type ScriptedModelEntry = string | { id: string; contextWindow?: number; price?: Partial<ModelPrice> }

@@ -26,6 +26,13 @@ export interface GenerateOptions {
   toolHistory?: ToolHistorySnapshot
   maxTokens?: number
   /**
+   * Which session line the request belongs to: its own session id and, for a forked child (id
+   * `<parent id>~<n>`), its parent's and how it was forked (`fork` and `side` continue the parent's prefix,
+   * `fresh` starts its own). Routes that pin requests to a local engine's slot or session (`affinity` on a
+   * model entry of dsh-llm-openai) read it; every other route ignores it.
+   */
+  lineage?: { session: string; parent?: string; mode?: 'fork' | 'fresh' | 'side' }
+  /**
    * The id of the previous response of this request's sequence, `null` on a sequence's first request; absent
    * when the caller keeps no sequence (a compaction, a direct call). A route whose provider compares requests
    * itself (Anthropic's cache diagnostics) sends it and answers with a `verdict`; others ignore it.
@@ -83,5 +90,10 @@ export interface LlmAdapter {
    * the model's cache policy; none when undefined.
    */
   cacheMarks?(options: GenerateOptions): readonly RequestMark[]
+  /**
+   * The request field a served model's route pins a session line by (a local engine's slot or session,
+   * e.g. `id_slot`), when its entry names one; the agent loop then sets `GenerateOptions.lineage`.
+   */
+  affinity?(model: string): string | undefined
   stream(options: GenerateOptions): AsyncIterable<StreamEvent>
 }

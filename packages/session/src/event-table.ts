@@ -67,6 +67,8 @@ export const requestHeader = refine(record({
 
 const turn = count
 const step = count
+/** An amount of US dollars: a number >= 0. */
+const usd = Schema.number().min(0).description('a number of US dollars >= 0')
 
 /** The core event types and their data (the order of `CORE_EVENT_TYPES` in messages). */
 export const CORE_EVENTS = {
@@ -80,6 +82,22 @@ export const CORE_EVENTS = {
    */
   'user/refused': record({ turn, messageSeq: seqRef }),
   'request/header': record({ turn, step, reason: headerReason, header: requestHeader }),
+  /**
+   * What the response of step `step` cost, in USD, at its model's price (`ctx.llm.cost` of dsh-llm): billed,
+   * and with no cache; on a request a cache break hit, its `reason`, the `missedTokens` and what they cost over
+   * a full hit. Logged after the `assistant/message` it prices (by dsh-cache-break-detector), only for a model
+   * with a price. Core because its prefix is: the record is the shared one every money figure reads.
+   */
+  'request/cost': record({
+    turn, step,
+    model: name,
+    billed: usd,
+    noCache: usd,
+    reason: optional(name),
+    missedTokens: optional(count),
+    breakCost: optional(usd),
+    emulated: optional(Schema.const(true).description('true or absent')),
+  }, { open: true }),
   /**
    * The agent's model was switched (say, `/model` in the REPL) after turn `turn`; the next header has reason
    * `model`.

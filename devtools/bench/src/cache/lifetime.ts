@@ -24,6 +24,8 @@ const DELAY_STEP_MS = 3
 
 /** One simulated process, booted and holding the resumed session's agent. */
 export interface Lifetime {
+  /** The process's root context (its services: `agentLoop`, `harness`, …). */
+  ctx: Context
   agent: Agent
   /** Tool names in the order they registered during the boot. */
   registered: string[]
@@ -131,6 +133,7 @@ export async function finish(
 ): Promise<Lifetime> {
   const agent = await ctx.agentLoop.createAgent({ id: SESSION })
   return {
+    ctx,
     agent,
     registered,
     load,

@@ -12,6 +12,8 @@ import { runConfiguration, type ConfigurationRun } from './conversation.ts'
 import { reconstruction } from './reconstruction.ts'
 import { writeMetrics } from './writes.ts'
 import { breakMetrics, breaks } from './breaks.ts'
+import { forkFigures } from './forks.ts'
+import { printForks } from './fork-table.ts'
 import { keepaliveMetrics } from './keepalive.ts'
 import { agreementMetrics } from './agreement.ts'
 import { ADDITIONS, LIFETIMES, TURNS, TURNS_PER_LIFETIME } from './script.ts'
@@ -50,9 +52,10 @@ const json = args.includes('--json')
 const onlyAt = args.indexOf('--only')
 // --only a,b runs those configurations (and `canonical` and `compaction`, which the derived keys need)
 const only = onlyAt >= 0 ? new Set([...(args[onlyAt + 1] ?? '').split(','), 'canonical', 'compaction']) : undefined
-const unknown = [...only ?? []].filter((key) => !CONFIGURATIONS.some((configuration) => configuration.key === key))
+// `forks` names the fork figures (src/cache/forks.ts), which run after the configurations
+const unknown = [...only ?? []].filter((key) => key !== 'forks' && !CONFIGURATIONS.some((configuration) => configuration.key === key))
 if (unknown.length) {
-  process.stderr.write(`bench:cache: unknown configuration(s) ${unknown.join(', ')}; known: ${CONFIGURATIONS.map((configuration) => configuration.key).join(', ')}\n`)
+  process.stderr.write(`bench:cache: unknown configuration(s) ${unknown.join(', ')}; known: ${CONFIGURATIONS.map((configuration) => configuration.key).join(', ')}, forks\n`)
   process.exit(2)
 }
 const started = performance.now()
@@ -64,8 +67,12 @@ for (const configuration of CONFIGURATIONS.filter((candidate) => !only || only.h
   runs.push({ run, summary: summarize(run) })
 }
 
+if (!json && (!only || only.has('forks'))) process.stderr.write('bench:cache: forks…\n')
+const forks = !only || only.has('forks') ? await forkFigures() : undefined
+
 const results: Record<string, number> = {}
 for (const { run, summary } of runs) Object.assign(results, metrics(run.configuration.key, summary), breakMetrics(run.configuration.key), writeMetrics(run))
+Object.assign(results, forks?.results)
 // the provider's verdict beside DSH's: a model switch, a persona edit and a server-side eviction (agreement.ts)
 if (!json) process.stderr.write('bench:cache: reason agreement…\n')
 const agreement = await agreementMetrics()
@@ -77,6 +84,7 @@ const problems = [
   ...agreement.problems,
   ...keepalive.problems,
   ...runs.flatMap(({ run }) => run.problems.map((problem) => `${run.configuration.key}: ${problem}`)),
+  ...forks?.runs.flatMap((run) => run.problems.map((problem) => `forks ${run.key}: ${problem}`)) ?? [],
   ...reconstruction.mismatches,
 ]
 results.cache_reconstructed_requests = reconstruction.checked
@@ -120,6 +128,10 @@ if (json) {
     const reasons = breaks.get(key) ?? []
     const counted = [...new Set(reasons)].map((reason) => `${reason} ${reasons.filter((other) => other === reason).length}`).join(', ')
     console.log(row([key, wire, summary.cached, summary.ideal, summary.share.toFixed(3), summary.lostOnAddition, summary.lostOnRestart, counted || '-']))
+  }
+  if (forks) {
+    console.log()
+    printForks(forks.runs)
   }
   console.log()
   for (const key of ['keepalive_pings', 'keepalive_pings_long_idle_total', 'spend_compact_warm_over_cold', 'cache_reason_breaks', 'cache_reason_both_saw', 'cache_reason_dsh_only', 'compactions', 'cache_share_compaction_request', 'cache_share_after_compaction', 'cache_share_first_after_compaction', 'cost_step_after_compaction_vs_without', 'cost_compacting_step_vs_without', 'cache_reconstructed_requests', 'cache_reconstructed_wire_requests', 'cache_reconstruction_mismatches',

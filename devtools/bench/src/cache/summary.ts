@@ -98,6 +98,10 @@ export const TARGETS: { key: string; check: '>=' | '<=' | '='; bound: number }[]
   { key: 'cache_share_anthropic_in_history', check: '>=', bound: 0.99 },
   { key: 'cache_share_dashscope_markers', check: '>=', bound: 0.95 },
   { key: 'cache_share_openai_breakpoints', check: '>=', bound: 0.99 },
+  // forks (src/cache/forks.ts): the least of the five provider routes
+  { key: 'cache_share_fork_first_request', check: '>=', bound: 0.95 },
+  { key: 'cache_share_parent_after_fork', check: '>=', bound: 0.95 },
+  { key: 'cache_share_side_question', check: '>=', bound: 0.95 },
   // the provider's verdict and DSH's name the same cause on every break both saw; the eviction is the provider's alone
   { key: 'cache_reason_agreement', check: '=', bound: 1 },
   { key: 'cache_reason_provider_only', check: '=', bound: 1 },

@@ -2,6 +2,7 @@ import { findBreaks } from './breaks.ts'
 import type { LoadedSession } from './events.ts'
 import { foldKeepalive } from './keepalive.ts'
 import type { SessionView, ViewTtl } from './model.ts'
+import { moneyOf } from './money.ts'
 import { assignCauses, summarize } from './summary.ts'
 import { foldTimeline } from './timeline.ts'
 
@@ -21,7 +22,7 @@ export function buildSessionView(session: LoadedSession, ttl: ViewTtl = TTL_PEND
   return {
     source: session.source,
     events: session.events.length,
-    summary: { ...summarize(timeline, breaks), emulatedUsage: emulatedUsage(session.events) },
+    summary: { ...summarize(timeline, breaks), emulatedUsage: emulatedUsage(session.events), money: moneyOf(session.events, timeline.requests) },
     ttl,
     headers: timeline.headers,
     requests: timeline.requests,

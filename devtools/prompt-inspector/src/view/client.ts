@@ -52,6 +52,10 @@ export const CLIENT_SCRIPT = String.raw`
   figures.appendChild(figure('cached-share', pct(s.cachedShare), s.emulatedUsage ? 'cached (emulated by the offline model, not a provider\'s figures; ' + num(s.withUsage) + ' with usage)' : 'cached (provider-reported, ' + num(s.withUsage) + ' with usage)'))
   figures.appendChild(figure('input-tokens', num(s.tokens.input), 'prompt tokens'))
   figures.appendChild(figure('uncached-tokens', num(s.uncached.total), 'billed without cache'))
+  function usd(value) { return '$' + value.toFixed(value < 10 ? 4 : 2) }
+  if (s.money) {
+    figures.appendChild(figure('cost', usd(s.money.billed), 'billed' + (s.money.emulated ? ' (emulated)' : '') + ', against ' + usd(s.money.noCache) + ' with no cache (saved ' + usd(s.money.noCache - s.money.billed) + '); ' + usd(s.money.breakCost) + ' lost to breaks'))
+  }
   figures.appendChild(figure('header-changes', num(s.headerChanges), 'header changes'))
   figures.appendChild(figure('tools-added', num(s.toolsAdded), 'tools added'))
   figures.appendChild(figure('tools-removed', num(s.toolsRemoved), 'tools removed'))
@@ -77,6 +81,21 @@ export const CLIENT_SCRIPT = String.raw`
     item.appendChild(document.createTextNode(' ' + cause.replace(/_/g, ' ')))
     causes.appendChild(item)
   })
+  if (s.money) {
+    var money = el('div', 'causes')
+    money.id = 'money-causes'
+    money.appendChild(el('span', 'note', 'Money by cause:'))
+    data.causes.forEach(function (cause) {
+      var sum = s.money.byCause[cause]
+      if (!sum) return
+      var item = el('span', 'cause')
+      item.dataset.cause = cause
+      item.appendChild(el('b', null, usd(sum.billed)))
+      item.appendChild(document.createTextNode(' ' + cause.replace(/_/g, ' ') + (sum.breakCost > 0 ? ' (break ' + usd(sum.breakCost) + ')' : '')))
+      money.appendChild(item)
+    })
+    causes.parentNode.insertBefore(money, causes.nextSibling)
+  }
   var notes = []
   if (data.ttl.status === 'pending') notes.push('Idle gaps are not judged against a cache TTL: ' + data.ttl.note + '.')
   else if (data.ttl.status === 'unbounded') notes.push('Idle gaps are not judged: ' + data.ttl.note + '.')

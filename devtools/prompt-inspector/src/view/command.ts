@@ -6,7 +6,8 @@ import { PromptInspectorError } from '../errors.ts'
 import { PROFILES, cachePolicy, type ProviderId } from 'dsh-llm'
 import { TTL_PENDING, buildSessionView } from './build.ts'
 import { loadSession, type RawEvent } from './events.ts'
-import type { SessionView, ViewTtl } from './model.ts'
+import { UNCACHED_CAUSES, type SessionView, type ViewTtl } from './model.ts'
+import { dollars, type ViewMoney } from './money.ts'
 import { renderPage } from './page.ts'
 import { keepaliveLine } from './keepalive.ts'
 import { describeTree, loadTree, type ViewTree } from './tree.ts'
@@ -60,9 +61,22 @@ export function describeView(result: ViewResult): string {
     `session ${result.view.source}: ${summary.requests} request(s) in ${summary.turns} turn(s), ${share}, ${summary.uncached.total} token(s) billed without cache`,
     `${result.view.breaks.length} break(s) (${summary.detectorBreaks} by the detector), ${summary.headerChanges} header change(s), ${summary.compactions} compaction(s), ${summary.failedTurns} failed turn(s)`,
     ...result.view.keepalive ? [keepaliveLine(result.view.keepalive)] : [],
+    ...summary.money ? [moneyLine(summary.money)] : [],
     ...describeTree(result.tree),
     '',
   ].join('\n')
+}
+
+/** The session's money: billed against no cache, then per cause (with what its breaks cost over a full hit). */
+function moneyLine(money: ViewMoney): string {
+  const causes = UNCACHED_CAUSES.flatMap((cause) => {
+    const sum = money.byCause[cause]
+    if (!sum) return []
+    return [`${cause} ${dollars(sum.billed)}${sum.breakCost > 0 ? ` (break ${dollars(sum.breakCost)})` : ''}`]
+  })
+  const emulated = money.emulated ? ' (emulated)' : ''
+  return `${dollars(money.billed)} billed${emulated} against ${dollars(money.noCache)} with no cache (saved ${dollars(money.noCache - money.billed)}), `
+    + `${dollars(money.breakCost)} lost to breaks; by cause: ${causes.join(', ')}`
 }
 
 /** The lifetime of the profile's cache entries the gaps are judged by. */

@@ -1,6 +1,7 @@
 import { BREAK_REASONS } from 'dsh-cache-break-detector'
 import type { ToolSchema } from 'dsh-core'
 import type { ViewKeepalive } from './keepalive.ts'
+import type { ViewMoney } from './money.ts'
 
 /** A reason of the prefix itself (one of `BREAK_REASONS`). */
 type PrefixReason = (typeof BREAK_REASONS)[number]
@@ -136,6 +137,8 @@ export interface ViewSummary {
   agreement: { agree: number; disagree: number; dshOnly: number; providerOnly: number }
   /** Usage records the offline model emulated (`usage.emulated`): figures no provider reported. */
   emulatedUsage: number
+  /** What the session cost in USD, per cause and against no cache (its `request/cost` records); null without a price. */
+  money: ViewMoney | null
 }
 
 /** What the TTL marks are measured against. */

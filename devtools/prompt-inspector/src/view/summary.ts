@@ -27,7 +27,7 @@ export function assignCauses(timeline: Timeline, breaks: readonly ViewBreak[], t
 }
 
 /** The figures at the top of the page, summed from the rows (and the compaction calls, which have no row). */
-export function summarize(timeline: Timeline, breaks: readonly ViewBreak[]): Omit<ViewSummary, 'emulatedUsage'> {
+export function summarize(timeline: Timeline, breaks: readonly ViewBreak[]): Omit<ViewSummary, 'emulatedUsage' | 'money'> {
   const { requests, headers } = timeline
   const tokens = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }
   const byCause = Object.fromEntries(UNCACHED_CAUSES.map((cause) => [cause, 0])) as Record<UncachedCause, number>

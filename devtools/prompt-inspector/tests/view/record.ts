@@ -36,11 +36,11 @@ const SECOND_RUN = [{ text: 'resumed', usage: usage(2400, 0) }]
  * the detector and the scripted model in script mode, in a real Context writing real JSONL. Then a second
  * process-like run resumes it. Returns the log's path.
  */
-export async function recordRichSession(): Promise<{ file: string; root: string }> {
+export async function recordRichSession(options: { price?: object } = {}): Promise<{ file: string; root: string }> {
   const root = await tempDir()
   await writeFile(join(root, 'first.json'), JSON.stringify({ responses: FIRST_RUN }))
   await writeFile(join(root, 'second.json'), JSON.stringify({ responses: SECOND_RUN }))
-  const first = await open(root, join(root, 'first.json'))
+  const first = await open(root, join(root, 'first.json'), options.price)
   const agent = await first.ctx.agentLoop.createAgent({ id: 'rich' })
   await agent.prompt('/call alpha')
   const beta = await first.ctx.plugin(ToolsStatic, { tools: [{ name: 'beta', description: 'Beta things.', result: 'b', delayMs: 0 }] } as any)
@@ -59,7 +59,7 @@ export async function recordRichSession(): Promise<{ file: string; root: string 
   await beta.dispose()
   await first.dispose()
   // a second run over the same folder resumes the session: a `resume` header
-  const second = await open(root, join(root, 'second.json'))
+  const second = await open(root, join(root, 'second.json'), options.price)
   const again = await second.ctx.agentLoop.createAgent({ id: 'rich' })
   await again.prompt('back again')
   await again.session.flushed()
@@ -67,11 +67,11 @@ export async function recordRichSession(): Promise<{ file: string; root: string 
   return { file: join(root, 'rich.jsonl'), root }
 }
 
-async function open(root: string, script: string) {
+async function open(root: string, script: string, price?: object) {
   const ctx = new Context()
   const fibers = [
     await ctx.plugin(AgentSpine, { persistenceRoot: root, model: 'cache-model', cwd: '/srv/project', persona: 'You review code.' } as any),
-    await ctx.plugin(ScriptedLlm, { models: ['cache-model'], script } as any),
+    await ctx.plugin(ScriptedLlm, { models: [price ? { id: 'cache-model', price } : 'cache-model'], script } as any),
     await ctx.plugin(ToolsStatic, { tools: [{ name: 'alpha', description: 'Read a file.', result: 'alpha says hi', delayMs: 0 }] } as any),
     await ctx.plugin(PromptCache, {} as any),
   ]

@@ -59,6 +59,8 @@ export const ROUTES: Record<string, Route> = {
   '/openai/v1/chat/completions': chat('openai'),
   '/dashscope/v1/chat/completions': chat('dashscope'),
   '/deepseek/v1/chat/completions': chat('deepseek', 'deepseek'),
+  // a llama.cpp server: `EmulatorOptions.slots` slots, each holding one prompt (`slotCache`)
+  '/llamacpp/v1/chat/completions': chat('llamacpp'),
   // DeepSeek's Anthropic-compatible route (today's Messages figures) and Anthropic's own
   '/v1/messages': messages('deepseek'),
   '/anthropic/v1/messages': messages('anthropic'),
@@ -68,6 +70,8 @@ export const ROUTES: Record<string, Route> = {
 export interface EmulatorOptions {
   /** The provider's clock (ms); TTLs expire by it. Default `Date.now`. */
   now?: () => number
+  /** Slots of the llama.cpp route (`-np`); default 1. */
+  slots?: number
 }
 
 /**
@@ -117,7 +121,7 @@ export async function startEmulator(models: readonly string[], options: Emulator
     // a provider caches per model: a request for another model reads nothing the first one wrote
     const cacheKey = `${route.profile} ${String((body as { model?: unknown }).model)}`
     let cache = caches.get(cacheKey)
-    if (!cache) caches.set(cacheKey, cache = providerCache(route.profile))
+    if (!cache) caches.set(cacheKey, cache = providerCache(route.profile, options.slots))
     const { cached: cachedTokens, written } = cache.lookupAndStore(prompt, now())
     const idealTokens = cache.servable(Math.min(idealPrefixChars(previous, prompt, read.announcesToolChanges ? 'messages' : route.ideal), prompt.text.length), prompt)
     const reply = echoReply(read.turns)

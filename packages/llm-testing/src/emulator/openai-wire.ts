@@ -44,6 +44,7 @@ export function readChatRequest(body: unknown, headers: IncomingHttpHeaders, mod
     problem(`prompt_cache_retention ${JSON.stringify(body.prompt_cache_retention)} is not in_memory or 24h`)
   }
   readCacheOptions(body, writer, problem)
+  readAffinity(body, writer, profile, problem)
   const text = (content: unknown, where: string, open: string) => writeText(content, where, open, profile, writer, problem)
 
   const declared: string[] = []
@@ -182,6 +183,26 @@ function readCacheOptions(body: Record<string, any>, writer: PromptWriter, probl
   }
   writer.cacheMode = options.mode ?? 'implicit'
   writer.breakpointTtl = options.ttl ?? '30m'
+}
+
+/**
+ * Reads a local engine's affinity field: llama.cpp's `id_slot` (a whole number >= -1), SGLang's `session_id`
+ * and vLLM's `cache_salt` (non-empty strings, at most 1,024 characters). They go to local engines only: on a
+ * hosted provider's route each is a problem; only the llama.cpp route (`llamacpp`) acts on `id_slot`.
+ */
+function readAffinity(body: Record<string, any>, writer: PromptWriter, profile: EmulatedProfile, problem: (message: string) => void) {
+  const local = profile === 'generic' || profile === 'llamacpp'
+  for (const key of ['id_slot', 'session_id', 'cache_salt']) {
+    if (body[key] !== undefined && !local) problem(`${key} on the ${profile} route, which is no local engine's`)
+  }
+  if (body.id_slot !== undefined) {
+    if (!Number.isSafeInteger(body.id_slot) || body.id_slot < -1) problem(`id_slot ${JSON.stringify(body.id_slot)} is not a whole number >= -1`)
+    else writer.slot = body.id_slot
+  }
+  for (const key of ['session_id', 'cache_salt']) {
+    const value = body[key]
+    if (value !== undefined && (typeof value !== 'string' || value === '' || value.length > 1024)) problem(`${key} ${JSON.stringify(value)} is not a string of 1 to 1024 characters`)
+  }
 }
 
 /** Reads a content part's `prompt_cache_breakpoint` (OpenAI only) and marks the part's block. */

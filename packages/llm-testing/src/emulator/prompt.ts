@@ -29,6 +29,8 @@ export interface RenderedPrompt {
   cacheKey?: string
   /** OpenAI's `prompt_cache_options.mode`, when the request set one (`explicit`: only breakpoints are cached). */
   cacheMode?: 'explicit' | 'implicit'
+  /** llama.cpp's `id_slot`, when the request set one (the slot that runs it; `-1`: the server's pick). */
+  slot?: number
   /** Rendered tool declarations, in prompt order; they come first. */
   tools: RenderedTool[]
   /** Every declared tool name, deferred declarations included. */
@@ -68,6 +70,7 @@ export class PromptWriter {
   private readonly marks: RenderedMark[] = []
   cacheKey?: string
   cacheMode?: RenderedPrompt['cacheMode']
+  slot?: number
   /** The lifetime a breakpoint without its own `ttl` inherits (OpenAI's `prompt_cache_options.ttl`). */
   breakpointTtl?: '30m'
 
@@ -104,6 +107,7 @@ export class PromptWriter {
       text: this.parts.join(''), blockEnds: this.blockEnds, marks: this.marks, tools: this.tools, declared,
       ...(this.cacheKey === undefined ? {} : { cacheKey: this.cacheKey }),
       ...(this.cacheMode === undefined ? {} : { cacheMode: this.cacheMode }),
+      ...(this.slot === undefined ? {} : { slot: this.slot }),
     }
   }
 }

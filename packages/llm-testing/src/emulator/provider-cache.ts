@@ -5,9 +5,10 @@ import { openaiBreakpoints } from './openai-breakpoints.ts'
 import { CHARS_PER_TOKEN, PrefixStore, TOKENS_PER_BLOCK, blockTokens } from './prefix-store.ts'
 import type { RenderedMark, RenderedPrompt } from './prompt.ts'
 import { blockChain, writeMarks, type MarkEntry } from './marks.ts'
+import { slotCache } from './slots.ts'
 
 /** The providers whose documented cache rules the emulator implements, one route each. */
-export type EmulatedProfile = 'generic' | 'openai' | 'deepseek' | 'anthropic' | 'dashscope'
+export type EmulatedProfile = 'generic' | 'openai' | 'deepseek' | 'anthropic' | 'dashscope' | 'llamacpp'
 
 /** What one request read from and wrote to the provider's cache, in tokens. */
 export interface CacheOutcome {
@@ -41,10 +42,12 @@ const TTL_MS: Record<RenderedMark['ttl'], number> = { '5m': 5 * 60_000, '1h': 60
  * - dashscope: with `cache_control` markers on message content parts, its explicit cache — the same
  *   breakpoint rules, 1,024 tokens, 5 min; a request without markers gets the implicit cache instead (the
  *   two are exclusive per request): automatic, from 256 tokens, hits not guaranteed — emulated as always
- *   hitting (help.aliyun.com/zh/model-studio/context-cache).
+ *   hitting (help.aliyun.com/zh/model-studio/context-cache);
+ * - llamacpp: a llama.cpp server's `slots` (`slotCache`), one prompt each, picked by `id_slot`.
  */
-export function providerCache(profile: EmulatedProfile): ProviderCache {
+export function providerCache(profile: EmulatedProfile, slots = 1): ProviderCache {
   switch (profile) {
+    case 'llamacpp': return slotCache(slots)
     case 'generic': return automatic(TOKENS_PER_BLOCK, 0)
     case 'deepseek': return automatic(64, 64)
     case 'openai': return byCacheMode(openaiBreakpoints(1024), automatic(128, 1024, true))

@@ -18,6 +18,7 @@ import {
   type HttpTransportConfig,
 } from './config.ts'
 import { HttpAdapterError } from './error.ts'
+import { resolveAffinity, type ModelAffinity } from './affinity.ts'
 import { keepaliveSchema, resolveKeepalive, type KeepaliveEntry } from './keepalive-config.ts'
 
 /**
@@ -29,6 +30,7 @@ export type HttpModelEntry = string | {
   /** Overrides the profile's price of the model key by key (`ModelPrice`, USD per million tokens). */
   price?: Partial<ModelPrice>
   keepalive?: KeepaliveEntry
+  affinity?: ModelAffinity
 }
 
 /** A served model with its defaults filled in: profile, tool-update mode, context window in tokens, cache policy. */
@@ -44,6 +46,8 @@ export interface HttpModel {
   price?: ModelPrice
   /** Set when the entry's `toolUpdate` fell back (see `ToolChangeModels`): the one-line notice to log at boot. */
   notice?: string
+  /** The local engine's slot or session field the requests pin by (`ModelAffinity`), when the entry names one. */
+  affinity?: ModelAffinity
   /** Set when the requests ask the provider for its cache verdict (Anthropic's cache diagnostics; the anthropic profile only, on unless the entry says `diagnostics: false`). */
   diagnostics?: true
 }
@@ -81,6 +85,8 @@ export interface HttpAdapterDefaults extends HttpEndpointDefaults {
   betaHeaderName: string
   /** A `models` value shown when the list is missing or empty. */
   modelsExample: string
+  /** Whether the wire sends an entry's `affinity` field (Chat Completions does); entries naming one are refused otherwise. */
+  affinity?: boolean
 }
 
 /** The tool-update modes as a schema, listed in `TOOL_UPDATE_MODES` order. */
@@ -108,6 +114,10 @@ export function httpAdapterSchema(defaults: HttpAdapterDefaults): HttpAdapterSch
         cacheBreakpoints: Schema.boolean().description('openai profile: whether the requests place explicit prompt_cache_breakpoints; default true from GPT-5.6 on.'),
         // checked by resolveConfig, so a bad price is refused in one line naming the key (not as a failed union)
         price: Schema.any().description('{ input, output, cacheRead, cacheWrite, cacheWrite1h?, source?, date? } in USD per million tokens; overrides the profile\'s price of the model key by key.'),
+        // checked by resolveAffinity, so a bad value gets its one-line refusal rather than a schema message; in a
+        // union, so an entry without it stays without it (a bare object schema would fill in {})
+        affinity: (Schema.union([Schema.object({ field: Schema.string(), slots: Schema.number() })]) as unknown as Schema<ModelAffinity>)
+          .description('generic profile, local engines: the request field that pins a session line — { field: id_slot, slots: N } (llama.cpp), { field: session_id } (SGLang), { field: cache_salt } (vLLM).'),
         diagnostics: Schema.boolean().description('anthropic profile: whether the requests ask for the provider\'s cache verdict (diagnostics.previous_message_id); default true.'),
         keepalive: keepaliveSchema,
       }),
@@ -163,7 +173,7 @@ function resolveModels(
   }
   const seen = new Set<string>()
   return input.map((entry) => {
-    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, keepalive, provider: own, price: priceInput } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
+    const { id, toolUpdate, toolChanges, contextWindow = defaults.contextWindow, cacheTtl, cacheBreakpoints, diagnostics, keepalive, provider: own, price: priceInput, affinity: pin } = typeof entry === 'string' ? { id: entry } : entry ?? {} as never
     if (typeof id !== 'string' || !id.trim()) throw invalid(`model ids must be non-empty strings, got ${quote(id)}`)
     if (seen.has(id)) throw invalid(`model ${quote(id)} is listed twice in models`)
     if (own !== undefined && !isProviderId(own)) {
@@ -203,11 +213,12 @@ function resolveModels(
     } catch (error) {
       throw invalid(`model ${quote(id)} has ${(error as Error).message}`)
     }
+    const affinity = resolveAffinity(id, pin, profile, defaults.affinity === true, defaults.owner, invalid)
     seen.add(id)
     const asks = profile.id === 'anthropic' && diagnostics !== false
     const kept = resolveKeepalive(keepalive, id, cache, price !== undefined, invalid)
     if (kept) cache = { ...cache, keepalive: kept }
-    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...asks && { diagnostics: true as const } }
+    return { id, profile, toolUpdate: mode, contextWindow, cache, ...price && { price }, ...cacheTtl !== undefined && { cacheTtl }, ...notice && { notice }, ...asks && { diagnostics: true as const }, ...affinity && { affinity } }
   })
 }
 

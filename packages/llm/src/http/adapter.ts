@@ -179,6 +179,7 @@ export function createHttpAdapter<C extends ResolvedHttpAdapterConfig, Client, B
     toolUpdate: modeOf,
     contextWindow: (model) => models.get(model)?.contextWindow,
     cachePolicy: (model) => models.get(model)?.cache,
+    affinity: (model) => models.get(model)?.affinity?.field,
     price: (model) => models.get(model)?.price,
     cacheMarks: (options) => planned.get(options) ?? buildMarked(definition, options, config, models.get(options.model)).marks,
     stream,
