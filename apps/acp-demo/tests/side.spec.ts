@@ -105,7 +105,7 @@ describe('/side over ACP (the real bin, the SDK client)', () => {
     const sessionId = await newSession(driven, '/work/a')
     const before = driven.updates.length
     const asked = prompt(driven, sessionId, '/call agent {"instruction":"/call lookup {\\"word\\":\\"vole\\"}","description":"look a word up"}')
-    expect(await asked).toEqual({ stopReason: 'end_turn' })
+    expect(await asked).toMatchObject({ stopReason: 'end_turn' })
     const updates = driven.updates.slice(before).map((n) => n.update as { sessionUpdate: string; toolCallId?: string; status?: string; content?: { content: { text: string } }[]; _meta?: unknown })
     const call = updates.find((update) => update.sessionUpdate === 'tool_call')!
     const ofCall = updates.filter((update) => update.toolCallId === call.toolCallId)
@@ -145,7 +145,7 @@ describe('/side over ACP (the real bin, the SDK client)', () => {
       message: `session "${sessionId}" is running a turn; ask the side question once it ends (it forks the conversation as it stands between turns)`,
     })
     answer({ outcome: { outcome: 'selected', optionId: 'allow-once' } })
-    expect(await turn).toEqual({ stopReason: 'end_turn' })
+    expect(await turn).toMatchObject({ stopReason: 'end_turn' })
     expect(await driven.stop()).toBe(0)
     const events = await sessionEvents(dir, sessionId)
     checkBalanced(events)
