@@ -1,10 +1,11 @@
 import type { ChatMessage, ToolHistorySnapshot } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
 import type LlmRuntime from 'dsh-llm'
-
-type LlmRoute = ReturnType<LlmRuntime['route']>
 import { Session, type RequestHeader, type SessionEvent } from 'dsh-session'
 import { previousResponseId } from './verdict-event.ts'
+
+/** A model resolved once (`ctx.llm.route`). */
+type LlmRoute = ReturnType<LlmRuntime['route']>
 
 /** The model-facing part of a request: what must be rebuildable from the session log alone. */
 export interface RequestShape extends RequestHeader {
