@@ -7,7 +7,7 @@ import { coldCacheNotice, noticeLocale, type Harness } from 'dsh-harness'
 import type { NoticeLocale } from 'dsh-harness'
 import type { ToolKind } from './harness-types.ts'
 import { AcpSessions } from './acp-sessions.ts'
-import { AVAILABLE_COMMANDS, commandOf, runCompactCommand } from './commands.ts'
+import { AVAILABLE_COMMANDS, commandOf, runCompactCommand, runSideCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
 import { clientPresentsNotices } from './client-notices.ts'
 import { gateMessages } from './message-gate.ts'
@@ -176,7 +176,9 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
       if (await sessions.untilReady(target.id, settled) === 'cancelled') return { stopReason: 'cancelled' as const }
       const send = (update: SessionUpdate) => client.notify(methods.client.session.update, { sessionId: target.id, update })
       const requestPermission: RequestPermission = (request, sendOptions) => client.request(methods.client.session.requestPermission, request, sendOptions)
-      const run = () => commandOf(text) === 'compact' ? runCompactCommand(target, send)
+      const command = commandOf(text)
+      const run = () => command?.name === 'compact' ? runCompactCommand(target, send)
+        : command?.name === 'side' ? sessions.cancellable(target.id, signal, (cancel) => runSideCommand(target, command.question, { harness, send, signal: cancel, kindOf: kindsOf(target.id) }))
         : runPromptTurn(target, text, { signal, logger, notices, send, requestPermission, kindOf: kindsOf(target.id), harness })
       return sessions.track(target.id, sourceNotices.during(target.id, run))
     }))

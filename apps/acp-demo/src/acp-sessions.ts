@@ -75,7 +75,25 @@ export class AcpSessions {
     }
   }
 
-  /** `session/cancel`: ends the prompts still waiting for readiness and cancels the running turn. */
+  /**
+   * Runs `work` (a side question) with a signal that `session/cancel`, `session/close`, the connection's end and
+   * `outer` (the prompt request's own) abort.
+   */
+  async cancellable<T>(sessionId: string, outer: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController()
+    const abort = () => controller.abort()
+    const waiters = this.waiting.get(sessionId) ?? new Set()
+    this.waiting.set(sessionId, waiters.add(abort))
+    outer.addEventListener('abort', abort, { once: true })
+    try {
+      return await work(controller.signal)
+    } finally {
+      waiters.delete(abort)
+      outer.removeEventListener('abort', abort)
+    }
+  }
+
+  /** `session/cancel`: ends the prompts still waiting for readiness and side questions, and cancels the running turn. */
   cancel(sessionId: string): void {
     for (const cancel of this.waiting.get(sessionId) ?? []) cancel()
     this.agents.get(sessionId)?.cancel()

@@ -2,7 +2,7 @@ import type { ListSessionsRequest, ListSessionsResponse, SessionInfo } from '@ag
 import type { FleetProcess, FleetSession, ReleaseAnswer, ReleaseRequest, SessionFleet, SessionPosition } from './harness-types.ts'
 import { CodedError } from 'dsh-core'
 import { AcpDemoError } from './errors.ts'
-import { CREATED_EVENT, readCursor, sessionTitle, signCursor } from './session-list.ts'
+import { CREATED_EVENT, PARENT_EVENT, readCursor, sessionTitle, signCursor } from './session-list.ts'
 
 /** The ACP extension method by which a client asks, through this process, the holder of a session to release it. */
 export const RELEASE_METHOD = '_dsh/release_session'
@@ -13,9 +13,13 @@ export const DEFAULT_RELEASE_WAIT_MS = 10_000
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** What `_meta.dsh` says of a listed session: its holder when a live process holds it, and its last activity. */
+/** What `_meta.dsh` says of a listed session: its holder when a live process holds it, its last activity, and a child's parent link. */
 export interface FleetMeta {
   holder?: FleetProcess & { since: string; self: boolean }
+  /** A child session's parent (its `fork/parent` event): the parent's id, the fork's mode and description. */
+  parent?: string
+  mode?: string
+  description?: string
   lastActivity: string | null
   createdAt: string
 }
@@ -30,7 +34,7 @@ export async function fleetListPage(fleet: SessionFleet, params: ListSessionsReq
   // sessions without a recorded cwd are listed under the fallback: that filter is applied here, the others in the query
   const inQuery = params.cwd != null && params.cwd !== fallbackCwd
   const page = await fleet.page({
-    limit: pageSize, after, keep: [CREATED_EVENT],
+    limit: pageSize, after, keep: [CREATED_EVENT, PARENT_EVENT],
     ...inQuery && { filter: { type: CREATED_EVENT, field: 'cwd', value: params.cwd! } },
   })
   const cwdOf = (session: FleetSession) => (session.kept[CREATED_EVENT] as { cwd?: string } | undefined)?.cwd ?? fallbackCwd
@@ -39,17 +43,31 @@ export async function fleetListPage(fleet: SessionFleet, params: ListSessionsReq
     .map((session): SessionInfo => ({
       sessionId: session.id,
       cwd: cwdOf(session),
-      ...session.firstPrompt !== undefined && { title: sessionTitle(session.firstPrompt) },
+      ...titleOf(session),
       ...session.lastTime !== undefined && { updatedAt: session.lastTime },
       _meta: { dsh: metaOf(session, fleet.self) },
     }))
   return page.next ? { sessions, nextCursor: signCursor(['fleet', page.next.created, page.next.id]) } : { sessions }
 }
 
+/** The `fork/parent` data a child session's log opens with, when it has one. */
+function linkOf(session: FleetSession): { parent: string; mode: string; description: string } | undefined {
+  const link = session.kept[PARENT_EVENT] as { parent?: unknown; mode?: unknown; description?: unknown } | undefined
+  return typeof link?.parent === 'string' ? { parent: link.parent, mode: String(link.mode), description: String(link.description) } : undefined
+}
+
+/** A root's first prompt; a child's mode and description, as the JSONL listing titles it. */
+function titleOf(session: FleetSession): { title?: string } {
+  const link = linkOf(session)
+  if (link) return { title: sessionTitle(`${link.mode}: ${link.description}`) }
+  return session.firstPrompt === undefined ? {} : { title: sessionTitle(session.firstPrompt) }
+}
+
 function metaOf(session: FleetSession, self: FleetProcess): FleetMeta {
   const { holder } = session
   return {
     ...holder && { holder: { host: holder.host, pid: holder.pid, since: holder.since, self: holder.host === self.host && holder.pid === self.pid } },
+    ...linkOf(session),
     lastActivity: session.lastTime ?? null,
     createdAt: session.createdAt,
   }

@@ -23,3 +23,5 @@ export type ReleaseAnswer = Awaited<NonNullable<ReturnType<ReleaseHandler>>>
 /** What `harness.attachMcp()` returns, and one server entry it takes. */
 export type McpAttachment = ReturnType<Harness['attachMcp']>
 export type ServerEntry = Parameters<Harness['attachMcp']>[1][string]
+/** One update of a child session, as `harness.onChildUpdate` hears it. */
+export type ChildUpdate = Parameters<Parameters<Harness['onChildUpdate']>[1]>[0]

@@ -6,6 +6,7 @@ import { messageOf } from 'dsh-core'
 import { AgentLoopError } from 'dsh-harness'
 import type { Agent, AgentUpdate, Harness, NoticeLocale } from 'dsh-harness'
 import type { TurnResult } from './harness-types.ts'
+import { ChildProgress } from './child-progress.ts'
 import { AcpDemoError } from './errors.ts'
 import { clientAsker, type RequestPermission } from './permission-request.ts'
 import { stopReasonOf, toSessionUpdate, type KindOf } from './updates.ts'
@@ -21,8 +22,11 @@ export interface TurnOptions {
   requestPermission?: RequestPermission
   /** The ACP kind of each tool the turn calls (for its `tool_call` and its permission request). */
   kindOf?: KindOf
-  /** Where the turn's `usage_update` reads the context window and the session's cost. */
-  harness?: Pick<Harness, 'contextWindow' | 'cost'>
+  /**
+   * Where the turn's `usage_update` reads the context window and the session's cost, and where the progress of its
+   * child agents (its `agent` calls) is heard, shown as updates of those calls.
+   */
+  harness?: Pick<Harness, 'contextWindow' | 'cost' | 'onChildUpdate'>
 }
 
 type TurnUsage = Extract<AgentUpdate, { type: 'usage' }>['usage']
@@ -64,16 +68,22 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
   let sending = Promise.resolve()
   let sendFailed = false
   const usages: TurnUsage[] = []
-  const onUpdate = (update: AgentUpdate) => {
-    if (update.type === 'usage') usages.push(update.usage)
-    const mapped = toSessionUpdate(update, options.notices, options.kindOf)
-    if (!mapped) return
+  const queue = (mapped: SessionUpdate) => {
     sending = sending.then(() => send(mapped)).catch((error) => {
       // the client went away mid-turn; the turn still ends balanced in the session log
       if (!sendFailed) logger.warn('session %s: cannot send session/update: %s', agent.id, messageOf(error))
       sendFailed = true
     })
   }
+  // a child agent's progress goes out as updates of the parent's `agent` call, after that call's own tool_call
+  const progress = new ChildProgress(queue)
+  const onUpdate = (update: AgentUpdate) => {
+    if (update.type === 'usage') usages.push(update.usage)
+    const mapped = toSessionUpdate(update, options.notices, options.kindOf)
+    if (mapped) queue(mapped)
+    progress.parentUpdate(update)
+  }
+  const stopChildren = options.harness?.onChildUpdate(agent.id, (item) => progress.childUpdate(item))
 
   let result: TurnResult
   try {
@@ -88,6 +98,7 @@ export async function runPromptTurn(agent: Agent, text: string, options: TurnOpt
     }
     throw error
   } finally {
+    stopChildren?.()
     await sending
   }
   // after each turn, before its response: the context in use, the window, and what the session cost so far

@@ -112,7 +112,7 @@ describe('the ACP agent (in process)', () => {
     await expect.poll(() => updates.find((n) => n.update.sessionUpdate === 'available_commands_update')).toBeTruthy()
     const advertised = updates.find((n) => n.update.sessionUpdate === 'available_commands_update')!
     expect(advertised.sessionId).toBe(sessionId)
-    expect((advertised.update as { availableCommands: { name: string }[] }).availableCommands.map((command) => command.name)).toEqual(['compact'])
+    expect((advertised.update as { availableCommands: { name: string }[] }).availableCommands.map((command) => command.name)).toEqual(['compact', 'side'])
 
     const empty = await rejection(prompt(sessionId, '/compact'))
     expect(empty.message).toBe('compaction failed: nothing to compact: no request was made yet')

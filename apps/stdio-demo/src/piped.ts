@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import type { Agent } from 'dsh-harness'
+import type { Agent, AgentUpdate } from 'dsh-harness'
 import { oneLine, type Usage } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
@@ -42,13 +42,15 @@ export async function servePiped(
     for await (const line of lines) {
       if (stop?.aborted) break
       if (line.trim() === '') continue
-      const command = await runCommand(line, demo, agent)
+      // a side question's activity goes where a turn's does; the app stopping cancels it
+      const command = await runCommand(line, demo, agent, { ...stop && { signal: stop }, onUpdate: (update) => showActivity(update, errors) })
       if (command && 'exit' in command) break
       if (command && 'error' in command) {
         errors.write(`${command.error}\n`)
         continue
       }
       if (command) {
+        if (command.note) errors.write(`${command.note}\n`)
         await writeOut(output, `${command.text}\n`)
         continue
       }
@@ -56,8 +58,7 @@ export async function servePiped(
       const result = await agent.prompt(line, {
         onUpdate: (update) => {
           if (update.type === 'usage') usages.push(update.usage)
-          const shown = formatActivity(update)
-          if (shown) errors.write(`${shown}\n`)
+          showActivity(update, errors)
         },
       })
       if (stop?.aborted) break
@@ -80,6 +81,12 @@ export async function servePiped(
     lines.close()
   }
   return summary
+}
+
+/** A tool call, result or tool-list change as one stderr line. */
+function showActivity(update: AgentUpdate, errors: NodeJS.WritableStream): void {
+  const shown = formatActivity(update)
+  if (shown) errors.write(`${shown}\n`)
 }
 
 /** The stderr line of a piped run with failed turns, e.g. `2 of 3 turns failed`. */

@@ -44,8 +44,11 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
   let open = true
   let exited = false
   rl.on('close', () => (open = false))
+  /** Aborts the command running now (a side question), if any. */
+  let running: AbortController | undefined
   rl.on('SIGINT', () => {
     if (agent.status === 'running') agent.cancel()
+    else if (running) running.abort()
     // like a shell: Ctrl-C drops a half-typed line; on an empty line it leaves
     else if (rl.line.length > 0) {
       // set directly: readline's line-editing keys are ignored on a dumb terminal
@@ -90,14 +93,20 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
   await history?.settled()
 
   async function answer(line: string) {
-    const command = await runCommand(line, demo, agent)
+    // Ctrl-C cancels a side question as it cancels a turn; its tool activity shows as a turn's does
+    running = new AbortController()
+    const onUpdate = (update: AgentUpdate) => {
+      const shown = formatActivity(update)
+      if (shown) output.write(`${shown}\n`)
+    }
+    const command = await runCommand(line, demo, agent, { signal: running.signal, onUpdate }).finally(() => { running = undefined })
     if (command && 'error' in command) {
       output.write(`${command.error}\n`)
     } else if (command && 'exit' in command) {
       exited = true
       rl.close()
     } else if (command) {
-      output.write(`${command.text}\n`)
+      output.write(`${command.text}\n${command.note ? `${command.note}\n` : ''}`)
     } else {
       await turn(line)
     }

@@ -30,7 +30,7 @@ export async function run(argv: readonly string[]): Promise<RunResult> {
     }
     if (command.command === 'view') {
       const result = await writeSessionPage(command)
-      const stdout = command.json ? json({ file: result.file, bytes: result.bytes, summary: result.view.summary, breaks: result.view.breaks.length, ...result.view.keepalive && { keepalive: result.view.keepalive } }) : describeView(result)
+      const stdout = command.json ? json({ file: result.file, bytes: result.bytes, summary: result.view.summary, breaks: result.view.breaks.length, tree: result.tree, ...result.view.keepalive && { keepalive: result.view.keepalive } }) : describeView(result)
       return { code: 0, stdout, stderr: result.warning ?? '' }
     }
     if (command.command === 'lint') {

@@ -9,6 +9,10 @@ export type HarnessErrorCode =
   | 'UNKNOWN_SESSION'
   /** The session is being written: by another process (a store with one writer per session) or by an agent of this app. */
   | 'BUSY'
+  /** `side()` for an agent id that is not open in this app. */
+  | 'UNKNOWN_AGENT'
+  /** `side()` with a question that has no text. */
+  | 'INVALID_QUESTION'
 
 /** What a HarnessError knows beside its message: `sessionId` names the session; `stored` how many the store lists. */
 export interface HarnessErrorDetails {

@@ -9,6 +9,7 @@ import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
 import type { McpService } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
+import { askSide, watchChildren, type ChildUpdate, type SideAnswer, type SideOptions } from './side.ts'
 
 /** What a `prompt-cache/cold` says (the info `coldCacheNotice` words). */
 type ColdCache = Parameters<typeof coldCacheNotice>[0]
@@ -152,6 +153,25 @@ export class Harness extends Service {
    */
   onColdCache(listener: (agent: Agent, info: ColdCache) => void, agent?: Agent): () => void {
     return this.ctx.on('prompt-cache/cold', (cold, info) => { if (agent === undefined || cold === agent) listener(cold, info) })
+  }
+
+  /**
+   * A side question (`/side`) to the open agent `agentId`: a child session in mode `side` answers it from the
+   * conversation as it stands and the parent's history is untouched. Resolves `{ child, text, reason, error? }`
+   * (the child's session id, its answer, how its turn ended). `HarnessError`: `INVALID_QUESTION` (no text),
+   * `UNKNOWN_AGENT` (not open here), `BUSY` (the agent is running a turn); the fork's own refusals pass through.
+   */
+  side(agentId: string, question: string, options: SideOptions = {}): Promise<SideAnswer> {
+    return askSide(this.ctx, agentId, question, options)
+  }
+
+  /**
+   * Calls `listener({ child, call?, update })` for each live update of each child session the agent `parentId`
+   * runs (its `agent` tool calls carry the `call` id), in order, each once the child's events before it are
+   * stored. Returns the disposer.
+   */
+  onChildUpdate(parentId: string, listener: (update: ChildUpdate) => void): () => void {
+    return watchChildren(this.ctx, parentId, listener)
   }
 
   /** Calls `listener` on each tool-source status (a server failed, exited or is back); returns the disposer. */

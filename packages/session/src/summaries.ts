@@ -19,7 +19,19 @@ export interface SessionSummary {
   broken?: string
   /** The first event of a type listed in `summarizeSessions`'s `keep`, by type (say, the front door that created it). */
   kept?: Record<string, SessionEvent>
+  /** The session this one was forked from, as the `fork/parent` event that opens its log says; absent for a root session. */
+  parent?: ForkParent
 }
+
+/** A child session's link to its parent: the parent's id, the fork's mode and its description. */
+export interface ForkParent {
+  id: string
+  mode: string
+  description: string
+}
+
+/** The event type that opens a child session's log. */
+const PARENT_EVENT = 'fork/parent'
 
 // every store keeps one writer per session and refuses to open a session another process writes
 const isBusy = (error: unknown) => CodedError.is(error, 'BUSY')
@@ -47,6 +59,7 @@ export async function summarizeSessions(store: SessionStoreApi, keep: readonly s
     }
     const events = session.events()
     const first = events.find((event) => event.type === 'user/message')
+    const parent = parentOf(events[0]?.type, events[0]?.data)
     const kept: Record<string, SessionEvent> = {}
     for (const type of keep) {
       const event = events.find((item) => item.type === type)
@@ -58,12 +71,12 @@ export async function summarizeSessions(store: SessionStoreApi, keep: readonly s
       firstPrompt: first?.data.text,
       turns: events.filter((event) => event.type === 'turn/start').length,
       ...keep.length && { kept },
+      ...parent && { parent },
     })
     // listing must not keep logs open that nobody else uses
     if (!open) await store.close(id)
   }
-  // ISO times sort as strings; a session without events goes last
-  return summaries.sort((a, b) => compareCodeUnits(b.lastTime ?? '', a.lastTime ?? '') || compareCodeUnits(a.id, b.id))
+  return inTreeOrder(summaries)
 }
 
 /**
@@ -74,7 +87,7 @@ async function fleetSummaries(store: SessionStoreApi, fleet: SessionFleet, keep:
   const summaries: SessionSummary[] = []
   let after
   do {
-    const page = await fleet.page({ limit: 1000, after, keep, turns: true })
+    const page = await fleet.page({ limit: 1000, after, keep: keep.includes(PARENT_EVENT) ? keep : [...keep, PARENT_EVENT], turns: true })
     for (const item of page.sessions) {
       const kept: Record<string, SessionEvent> = {}
       for (const type of keep) if (type in item.kept) kept[type] = { type, data: item.kept[type] } as SessionEvent
@@ -82,9 +95,60 @@ async function fleetSummaries(store: SessionStoreApi, fleet: SessionFleet, keep:
       if (keep.length) summary.kept = kept
       if (item.holder) summary.holder = item.holder
       if (item.holder && store.get(item.id) === undefined) summary.busy = true
+      const parent = parentOf(PARENT_EVENT in item.kept ? PARENT_EVENT : undefined, item.kept[PARENT_EVENT])
+      if (parent) summary.parent = parent
       summaries.push(summary)
     }
     after = page.next
   } while (after)
-  return summaries.sort((a, b) => compareCodeUnits(b.lastTime ?? '', a.lastTime ?? '') || compareCodeUnits(a.id, b.id))
+  return inTreeOrder(summaries)
+}
+
+/** The parent link of a log whose first event is `type` with `data`, when that is a `fork/parent` event. */
+function parentOf(type: string | undefined, data: unknown): ForkParent | undefined {
+  if (type !== PARENT_EVENT || typeof data !== 'object' || data === null) return undefined
+  const { parent, mode, description } = data as Record<string, unknown>
+  if (typeof parent !== 'string') return undefined
+  return { id: parent, mode: typeof mode === 'string' ? mode : '', description: typeof description === 'string' ? description : '' }
+}
+
+/**
+ * The listing order: sessions without a listed parent most recent first (ISO times sort as strings; ties by id;
+ * a session without events last), each followed by its children in the order they were forked (`<parent>~<n>`
+ * by n), their own children under them.
+ */
+export function inTreeOrder(summaries: SessionSummary[]): SessionSummary[] {
+  const listed = new Set(summaries.map((summary) => summary.id))
+  const children = new Map<string, SessionSummary[]>()
+  const roots: SessionSummary[] = []
+  for (const summary of summaries) {
+    const parent = summary.parent?.id
+    // a child whose parent is gone (deleted, or its own parent link cycles) is listed as a root
+    if (parent === undefined || !listed.has(parent) || parent === summary.id) roots.push(summary)
+    else children.set(parent, [...children.get(parent) ?? [], summary])
+  }
+  roots.sort((a, b) => compareCodeUnits(b.lastTime ?? '', a.lastTime ?? '') || compareCodeUnits(a.id, b.id))
+  const ordered: SessionSummary[] = []
+  const seen = new Set<SessionSummary>()
+  const visit = (summary: SessionSummary) => {
+    if (seen.has(summary)) return
+    seen.add(summary)
+    ordered.push(summary)
+    for (const child of (children.get(summary.id) ?? []).sort(byForkOrder)) visit(child)
+  }
+  roots.forEach(visit)
+  // children in a cycle of parent links reach no root: listed last rather than lost
+  for (const summary of summaries) visit(summary)
+  return ordered
+}
+
+/** Children of one parent in the order they were forked: by the `n` of `<parent>~<n>`, else by id. */
+function byForkOrder(a: SessionSummary, b: SessionSummary): number {
+  return forkNumber(a) - forkNumber(b) || compareCodeUnits(a.id, b.id)
+}
+
+function forkNumber(summary: SessionSummary): number {
+  const prefix = `${summary.parent!.id}~`
+  const n = summary.id.startsWith(prefix) ? Number(summary.id.slice(prefix.length)) : Number.NaN
+  return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER
 }

@@ -10,6 +10,7 @@ import { UNCACHED_CAUSES, type SessionView, type ViewTtl } from './model.ts'
 import { dollars, type ViewMoney } from './money.ts'
 import { renderPage } from './page.ts'
 import { keepaliveLine } from './keepalive.ts'
+import { describeTree, loadTree, type ViewTree } from './tree.ts'
 
 export interface ViewOptions {
   input: string
@@ -28,6 +29,8 @@ export interface ViewResult {
   file: string
   bytes: number
   view: SessionView
+  /** The session's parent and children (forks, side questions), each child with its own cache use. */
+  tree: ViewTree
   /** A line for stderr when `--open` could not start the opener. */
   warning?: string
 }
@@ -36,14 +39,15 @@ export interface ViewResult {
 export async function writeSessionPage(options: ViewOptions): Promise<ViewResult> {
   const session = await loadSession(options.input, options.pg)
   const view = buildSessionView(session, options.provider ? ttlOf(options.provider, options.cacheTtl, session.events) : TTL_PENDING)
-  const page = renderPage(view)
+  const tree = await loadTree(options.input, session.events, options.pg)
+  const page = renderPage(view, tree)
   const file = resolve(options.out ?? defaultName(options.input))
   try {
     await writeFile(file, page)
   } catch (error) {
     throw new PromptInspectorError('INPUT', `${file}: cannot write the page: ${(error as Error).message}`, { cause: error })
   }
-  const result: ViewResult = { file, bytes: Buffer.byteLength(page), view }
+  const result: ViewResult = { file, bytes: Buffer.byteLength(page), view, tree }
   if (options.open) result.warning = await openFile(file)
   return result
 }
@@ -58,6 +62,7 @@ export function describeView(result: ViewResult): string {
     `${result.view.breaks.length} break(s) (${summary.detectorBreaks} by the detector), ${summary.headerChanges} header change(s), ${summary.compactions} compaction(s), ${summary.failedTurns} failed turn(s)`,
     ...result.view.keepalive ? [keepaliveLine(result.view.keepalive)] : [],
     ...summary.money ? [moneyLine(summary.money)] : [],
+    ...describeTree(result.tree),
     '',
   ].join('\n')
 }

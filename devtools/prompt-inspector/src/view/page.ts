@@ -3,6 +3,8 @@ import type { SessionView } from './model.ts'
 import { encodePayload, escapeHtml, scriptSafeJson } from './payload.ts'
 import { PAGE_STYLE } from './style.ts'
 import { keepaliveLine } from './keepalive.ts'
+import type { ViewTree } from './tree.ts'
+import { TREE_SCRIPT } from './tree-script.ts'
 
 // Nothing may leave the page: no fetches, frames, fonts or images from anywhere, inline code only.
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
@@ -12,7 +14,7 @@ const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsaf
  * that draws it are all inline, so the file works offline from `file://`. Session text reaches the page
  * only as JSON and is put into the document as text nodes, never as markup.
  */
-export function renderPage(view: SessionView): string {
+export function renderPage(view: SessionView, tree: ViewTree = { parent: null, children: [] }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -30,6 +32,7 @@ export function renderPage(view: SessionView): string {
   <div class="breaks-list" id="breaks-list"></div>
   <div class="note" id="notes"></div>${view.keepalive ? `
   <div class="note" id="keepalive">${escapeHtml(keepaliveLine(view.keepalive))}</div>` : ''}
+  <div class="tree" id="tree"></div>
 </header>
 <main>
   <section class="timeline">
@@ -39,8 +42,9 @@ export function renderPage(view: SessionView): string {
   </section>
   <section class="detail" id="detail"><p class="empty">Click a request to see the tools and system bytes it sent, or a <b>!</b> to see why its prefix broke.</p></section>
 </main>
-<script type="application/json" id="dsh-view-data">${scriptSafeJson(encodePayload(view))}</script>
-<script>${CLIENT_SCRIPT}</script>
+<script type="application/json" id="dsh-view-data">${scriptSafeJson({ ...encodePayload(view), tree })}</script>
+<script>${CLIENT_SCRIPT}
+${TREE_SCRIPT}</script>
 </body>
 </html>
 `

@@ -12,6 +12,11 @@ h2 { font-size: 13px; margin: 12px 0 6px; text-transform: uppercase; letter-spac
 .figure { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 5px 10px; min-width: 92px; }
 .figure .value { display: block; font-size: 17px; font-weight: 600; font-variant-numeric: tabular-nums; }
 .figure .label { color: var(--muted); font-size: 11px; }
+.tree ul { list-style: none; margin: 4px 0 0; padding-left: 14px; }
+.tree-child span { margin-right: 10px; }
+.tree-id { font-family: ui-monospace, Menlo, Consolas, monospace; }
+.tree-mode { color: var(--muted); }
+.tree-use { font-variant-numeric: tabular-nums; }
 .causes { display: flex; flex-wrap: wrap; gap: 4px 14px; margin-top: 8px; }
 .cause { font-variant-numeric: tabular-nums; }
 .cause b { font-weight: 600; }
