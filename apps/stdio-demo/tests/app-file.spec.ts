@@ -112,7 +112,7 @@ describe('hostile app files, through the executable', () => {
     expect(flag.result).toMatchObject({ code: 1, stdout: '' })
     expect(flag.result.stderr).toBe(`${flag.file}: entry "oai" (dsh-llm-openai): invalid config: $.models[0] expected string | { id: string, `
       + 'provider?: "anthropic" | "openai" | "deepseek" | "dashscope" | "generic", toolUpdate?: "none" | "append" | "addition-only" | "in-history", '
-      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any, diagnostics?: boolean, keepalive?: any } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
+      + 'toolChanges?: boolean, contextWindow?: number, cacheTtl?: string, cacheBreakpoints?: boolean, price?: any, affinity?: { field?: string, slots?: number }, diagnostics?: boolean, keepalive?: any } but got {"id":"gpt-5.6","cacheBreakpoints":"sometimes"}\n')
   })
 
   it('refuses at boot a price that is negative or not a number, in one line naming the file, the entry, the model and the key', async () => {
