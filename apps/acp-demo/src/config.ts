@@ -1,6 +1,6 @@
 import { MAX_TIMER_MS, forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
-import { Config as SpineSchema, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type HarnessConfig as SpineConfig } from 'dsh-harness'
+import { Config as SpineSchema, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type Config as SpineConfig } from 'dsh-harness'
 import { DEFAULT_PAGE_SIZE } from './session-list.ts'
 
 /** The app's Config: the spine's keys (forwarded to the spine) plus how the agent presents itself. */

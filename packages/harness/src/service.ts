@@ -1,8 +1,8 @@
 import { Context, Service } from 'cordis'
 import { isGone, type CodedError, type ToolSchema } from 'dsh-core'
-import type { Agent } from 'dsh-agent-loop'
-import type { coldCacheNotice } from 'dsh-cache-break-detector'
-import { summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
+import { noticeLocale, toolChangeNotice, type Agent } from 'dsh-agent-loop'
+import { coldCacheNotice } from 'dsh-cache-break-detector'
+import { dshStateFolder, makeFolder, summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
 import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
@@ -50,6 +50,17 @@ export class Harness extends Service {
   constructor(ctx: Context, public readonly config: HarnessConfig) {
     super(ctx, 'harness')
   }
+
+  /** The language of a door's notices: `zh` when the first set of `LC_ALL`, `LC_MESSAGES`, `LANG` starts with `zh`, else `en`. */
+  readonly noticeLocale = noticeLocale
+  /** The one-line notice of a `tools-changed` update, in a locale (default `en`). */
+  readonly toolChangeNotice = toolChangeNotice
+  /** The one-line notice of a cold cache (`onColdCache`'s info), in a locale (default `en`). */
+  readonly coldCacheNotice = coldCacheNotice
+  /** DSH's own state folder `<state>/dsh` (next to the sessions), where a door keeps its own files. */
+  readonly stateFolder = dshStateFolder
+  /** Creates a folder and its missing parents; a read-only file system throws the first missing folder's own error. */
+  readonly makeFolder = makeFolder
 
   /** Resolves when the app is ready: the startup barrier `ctx.readiness` of a booted app; at once in a bare Context. */
   ready(): Promise<unknown> {
