@@ -6,7 +6,7 @@ import { dshStateFolder, makeFolder, summarizeSessions, type SessionFleet, type 
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
 import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
-import type { McpService } from 'dsh-tools-mcp'
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type McpService } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
 import { askSide, watchChildren, type ChildUpdate, type SideAnswer, type SideOptions } from './side.ts'
@@ -46,6 +46,8 @@ export interface OpenAgentOptions {
  */
 export class Harness extends Service {
   static inject = ['agentLoop', 'systemPrompt', 'sessions', 'llm', 'tools', 'mcp']
+  /** dsh-tools-mcp's time limits (ms) of a server entry that sets none: listing its tools at startup, one tool call. */
+  static readonly mcpTimeouts = { startupMs: DEFAULT_STARTUP_TIMEOUT_MS, callMs: DEFAULT_CALL_TIMEOUT_MS } as const
 
   constructor(ctx: Context, public readonly config: HarnessConfig) {
     super(ctx, 'harness')
