@@ -3,9 +3,9 @@ import { PROTOCOL_VERSION, agent, methods } from '@agentclientprotocol/sdk'
 import type { AgentConnection, Implementation, InitializeResponse, McpServer, SessionUpdate, Stream } from '@agentclientprotocol/sdk'
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
-import { coldCacheNotice, noticeLocale, type Harness } from 'dsh-harness'
-import type { NoticeLocale } from 'dsh-harness'
+import type { Harness } from 'dsh-harness'
 import type { ToolKind } from './harness-types.ts'
+import type { Notices } from './updates.ts'
 import { AcpSessions } from './acp-sessions.ts'
 import { AVAILABLE_COMMANDS, commandOf, runCompactCommand, runSideCommand } from './commands.ts'
 import { AcpDemoError, toRequestError } from './errors.ts'
@@ -86,7 +86,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const { harness, info, logger } = options
   const servers = new SessionMcpServers({ ...options.mcp, logger })
   const sessions = new AcpSessions(harness, servers)
-  let notices: { locale: NoticeLocale } | undefined
+  let notices: Notices | undefined
   /** The `clientCapabilities` of the latest `initialize`, as the client sent them. */
   let sentCapabilities: unknown
   const kindsOf = (agentId: string) => (name: string): ToolKind => harness.toolKind(name, agentId)
@@ -120,7 +120,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   const app = agent({ name: info.name })
     .onRequest(methods.agent.initialize, guard(async ({ params }) => {
       // the capabilities as the client sent them: the SDK's parsing drops a `notices: true`
-      notices = clientPresentsNotices(sentCapabilities ?? params.clientCapabilities) ? { locale: noticeLocale() } : undefined
+      notices = clientPresentsNotices(sentCapabilities ?? params.clientCapabilities) ? { locale: harness.noticeLocale(), harness } : undefined
       return initializeResponse(info, true, true)
     }))
     .onRequest(methods.agent.session.new, guard(async ({ params, client }) => {
@@ -193,7 +193,7 @@ export function serveAcp(stream: Stream, options: AcpAgentOptions): AcpServing {
   // a session of this connection idle past its model's cache TTL: the same notice the REPL prints
   const stopCold = harness.onColdCache((agent, info) => {
     if (!notices || sessions.find(agent.id) !== agent) return
-    const update = { sessionUpdate: 'notice', severity: 'info', title: coldCacheNotice(info, notices.locale) } as SessionUpdate
+    const update = { sessionUpdate: 'notice', severity: 'info', title: harness.coldCacheNotice(info, notices.locale) } as SessionUpdate
     connected.client.notify(methods.client.session.update, { sessionId: agent.id, update })
       .catch((error) => logger.warn('session %s: cannot send the cold-cache notice: %s', agent.id, messageOf(error)))
   })

@@ -4,12 +4,12 @@ import type { PromptResponse as PromptResponseWithUsage } from '@agentclientprot
 import type { Logger } from 'cordis'
 import { messageOf } from 'dsh-core'
 import { AgentLoopError } from 'dsh-harness'
-import type { Agent, AgentUpdate, Harness, NoticeLocale } from 'dsh-harness'
+import type { Agent, AgentUpdate, Harness } from 'dsh-harness'
 import type { TurnResult } from './harness-types.ts'
 import { ChildProgress } from './child-progress.ts'
 import { AcpDemoError } from './errors.ts'
 import { clientAsker, type RequestPermission } from './permission-request.ts'
-import { stopReasonOf, toSessionUpdate, type KindOf } from './updates.ts'
+import { stopReasonOf, toSessionUpdate, type KindOf, type Notices } from './updates.ts'
 
 export interface TurnOptions {
   signal: AbortSignal
@@ -17,7 +17,7 @@ export interface TurnOptions {
   send: (update: SessionUpdate) => Promise<void>
   logger: Logger
   /** Set when the client can present `notice` updates: tool-list changes are sent as notices in this locale. */
-  notices?: { locale: NoticeLocale }
+  notices?: Notices
   /** Sends `session/request_permission` to the client, for calls the permission policy asks about. */
   requestPermission?: RequestPermission
   /** The ACP kind of each tool the turn calls (for its `tool_call` and its permission request). */

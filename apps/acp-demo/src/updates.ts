@@ -1,7 +1,12 @@
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk'
-import { toolChangeNotice } from 'dsh-harness'
-import type { AgentUpdate, NoticeLocale } from 'dsh-harness'
+import type { AgentUpdate, Harness, NoticeLocale } from 'dsh-harness'
 import type { ToolKind, TurnEndReason } from './harness-types.ts'
+
+/** The notices of a client that presents them (`session.notices`): their locale, and the harness that words them. */
+export interface Notices {
+  locale: NoticeLocale
+  harness: Harness
+}
 
 /** The ACP kind of a tool by its name, as the tool runtime knows it (`other` when nothing is known). */
 export type KindOf = (name: string) => ToolKind
@@ -12,12 +17,12 @@ export type KindOf = (name: string) => ToolKind
  * A tool-list change becomes a `notice` when `notices` is given (the client advertised `session.notices`).
  * A tool call carries the tool's kind from `kindOf`.
  */
-export function toSessionUpdate(update: AgentUpdate, notices?: { locale: NoticeLocale }, kindOf: KindOf = () => 'other'): SessionUpdate | undefined {
+export function toSessionUpdate(update: AgentUpdate, notices?: Notices, kindOf: KindOf = () => 'other'): SessionUpdate | undefined {
   switch (update.type) {
     case 'tools-changed':
       // ACP lets an agent send notices only to clients that advertised `session.notices`
       if (!notices) return undefined
-      return { sessionUpdate: 'notice', severity: 'info', title: toolChangeNotice(update, notices.locale) } as SessionUpdate
+      return { sessionUpdate: 'notice', severity: 'info', title: notices.harness.toolChangeNotice(update, notices.locale) } as SessionUpdate
     case 'text':
       return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: update.delta } }
     case 'tool-call':

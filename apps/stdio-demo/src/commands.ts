@@ -1,6 +1,5 @@
 import { messageOf, oneLine, type ToolSchema } from 'dsh-core'
-import { noticeLocale, toolChangeNotice } from 'dsh-harness'
-import type { Agent, AgentUpdate, NoticeLocale } from 'dsh-harness'
+import type { Agent, AgentUpdate, Harness, NoticeLocale } from 'dsh-harness'
 import type { StdioDemo } from './service.ts'
 
 /**
@@ -96,11 +95,11 @@ export function formatToolList(tools: readonly ToolSchema[]): string {
 }
 
 /** The line shown for a tool call, a tool result or a tool-list change, or undefined for other updates. */
-export function formatActivity(update: AgentUpdate, locale: NoticeLocale = noticeLocale()): string | undefined {
+export function formatActivity(update: AgentUpdate, harness: Harness, locale: NoticeLocale = harness.noticeLocale()): string | undefined {
   if (update.type === 'tool-call') return `→ ${update.name} ${JSON.stringify(update.arguments)}`
   if (update.type === 'tool-result') return `← ${update.isError ? '(error) ' : ''}${oneLine(update.output, 200)}`
   // the context notice of the developer message the loop logged: the model is told at this step
-  if (update.type === 'tools-changed') return `(${toolChangeNotice(update, locale)})`
+  if (update.type === 'tools-changed') return `(${harness.toolChangeNotice(update, locale)})`
   return undefined
 }
 

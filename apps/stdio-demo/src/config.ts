@@ -1,6 +1,6 @@
 import { forwardConfig, type ConfigInput } from 'dsh-core'
 import Schema from 'schemastery'
-import { Config as HarnessSchema, type HarnessConfig } from 'dsh-harness'
+import { Config as HarnessSchema, type Config as HarnessConfig } from 'dsh-harness'
 
 /** The app's config: every key of the harness, plus what only the terminal front door uses. */
 export interface StdioDemoConfig extends HarnessConfig {

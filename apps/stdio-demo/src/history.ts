@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { dshStateFolder, makeFolder } from 'dsh-harness'
+import type { Harness } from 'dsh-harness'
 
 /** How many input lines the REPL keeps across runs. */
 export const HISTORY_LINES = 500
 
 /** The REPL's input history: `<state>/dsh/stdio-history`, next to the sessions (see dsh-session). */
-export function historyFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dshStateFolder(env), 'stdio-history')
+export function historyFile(harness: Harness, env: NodeJS.ProcessEnv = process.env): string {
+  return join(harness.stateFolder(env), 'stdio-history')
 }
 
 /**
@@ -29,7 +29,7 @@ export class HistoryFile {
   private writing: Promise<void> | undefined
   private warned = false
 
-  constructor(readonly path: string, private readonly warn: (message: string) => void) {}
+  constructor(readonly path: string, private readonly warn: (message: string) => void, private readonly harness: Harness) {}
 
   /** Stores `lines` (oldest first), keeping the last `HISTORY_LINES`. */
   save(lines: readonly string[]): void {
@@ -47,7 +47,7 @@ export class HistoryFile {
       while (this.latest) {
         const lines = this.latest
         this.latest = undefined
-        await makeFolder(dirname(this.path))
+        await this.harness.makeFolder(dirname(this.path))
         // typed lines can hold secrets: only the user may read them
         await fs.writeFile(temp, lines.map((line) => `${line}\n`).join(''), { mode: 0o600 })
         await fs.rename(temp, this.path)

@@ -68,7 +68,7 @@ runMain(async (stopWith) => {
   const outputClosed = new AbortController()
   watchClosed(process.stdout, () => outputClosed.abort(), (error) => outputClosed.abort(error))
   const served = repl
-    ? repl.then(({ serveRepl }) => serveRepl(streams, demo, agent, { historyPath: historyFile(), between })).then(() => undefined)
+    ? repl.then(({ serveRepl }) => serveRepl(streams, demo, agent, { historyPath: historyFile(demo.harness), between })).then(() => undefined)
     : servePiped(streams, demo, agent, outputClosed.signal).then(failureSummary)
   served
     .then(async (failed) => {

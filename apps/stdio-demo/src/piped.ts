@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import type { Agent, AgentUpdate } from 'dsh-harness'
+import type { Agent, AgentUpdate, Harness } from 'dsh-harness'
 import { oneLine, type Usage } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
@@ -43,7 +43,7 @@ export async function servePiped(
       if (stop?.aborted) break
       if (line.trim() === '') continue
       // a side question's activity goes where a turn's does; the app stopping cancels it
-      const command = await runCommand(line, demo, agent, { ...stop && { signal: stop }, onUpdate: (update) => showActivity(update, errors) })
+      const command = await runCommand(line, demo, agent, { ...stop && { signal: stop }, onUpdate: (update) => showActivity(update, errors, demo.harness) })
       if (command && 'exit' in command) break
       if (command && 'error' in command) {
         errors.write(`${command.error}\n`)
@@ -58,7 +58,7 @@ export async function servePiped(
       const result = await agent.prompt(line, {
         onUpdate: (update) => {
           if (update.type === 'usage') usages.push(update.usage)
-          showActivity(update, errors)
+          showActivity(update, errors, demo.harness)
         },
       })
       if (stop?.aborted) break
@@ -84,8 +84,8 @@ export async function servePiped(
 }
 
 /** A tool call, result or tool-list change as one stderr line. */
-function showActivity(update: AgentUpdate, errors: NodeJS.WritableStream): void {
-  const shown = formatActivity(update)
+function showActivity(update: AgentUpdate, errors: NodeJS.WritableStream, harness: Harness): void {
+  const shown = formatActivity(update, harness)
   if (shown) errors.write(`${shown}\n`)
 }
 

@@ -1,7 +1,6 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline'
 import type { ReadStream } from 'node:tty'
 import { oneLine, type Usage } from 'dsh-core'
-import { coldCacheNotice, noticeLocale } from 'dsh-harness'
 import type { Agent, AgentUpdate } from 'dsh-harness'
 import type { BetweenTurns } from './between-turns.ts'
 import { formatActivity, runCommand } from './commands.ts'
@@ -29,7 +28,7 @@ export interface ReplOptions {
  */
 export async function serveRepl({ input: stdin, output, errors }: Streams, demo: StdioDemo, agent: Agent, options: ReplOptions = {}): Promise<void> {
   const { historyPath, between } = options
-  const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`))
+  const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`), demo.harness)
   const past = history ? await loadHistory(history.path) : []
   // a real terminal marks pastes; its lines then reach readline as one line (see paste.ts)
   const tty = (stdin as Partial<ReadStream>).isTTY && typeof (stdin as Partial<ReadStream>).setRawMode === 'function' ? stdin as ReadStream : undefined
@@ -65,10 +64,10 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
   // idle past the model's cache TTL: one line above the prompt, the half-typed line kept
   const stopCold = demo.harness.onColdCache((_, info) => {
     if (!open) return
-    if (between) return between.say(`(${coldCacheNotice(info, noticeLocale())})`)
+    if (between) return between.say(`(${demo.harness.coldCacheNotice(info, demo.harness.noticeLocale())})`)
     clearLine(output, 0)
     cursorTo(output, 0)
-    output.write(`(${coldCacheNotice(info, noticeLocale())})\n`)
+    output.write(`(${demo.harness.coldCacheNotice(info, demo.harness.noticeLocale())})\n`)
     rl.prompt(true)
   }, agent)
   rl.on('close', stopCold)
@@ -96,7 +95,7 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
     // Ctrl-C cancels a side question as it cancels a turn; its tool activity shows as a turn's does
     running = new AbortController()
     const onUpdate = (update: AgentUpdate) => {
-      const shown = formatActivity(update)
+      const shown = formatActivity(update, demo.harness)
       if (shown) output.write(`${shown}\n`)
     }
     const command = await runCommand(line, demo, agent, { signal: running.signal, onUpdate }).finally(() => { running = undefined })
@@ -125,7 +124,7 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
     const onUpdate = (update: AgentUpdate) => {
       if (update.type === 'usage') return void usages.push(update.usage)
       if (update.type === 'text') return write(update.delta)
-      const shown = formatActivity(update)
+      const shown = formatActivity(update, demo.harness)
       if (shown) write(`${atLineStart ? '' : '\n'}${shown}\n`)
       // the result goes back to the model: waiting for it again
       if (update.type === 'tool-result') thinking = showThinking(output, errors)

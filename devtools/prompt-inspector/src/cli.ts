@@ -1,4 +1,4 @@
-import { PROVIDER_IDS, isProviderId, type ProviderId } from 'dsh-llm'
+import { PROVIDER_IDS, type ProviderId } from 'dsh-llm'
 import { PromptInspectorError } from './errors.ts'
 
 /** Quiet time after the last tool or prompt change before an app counts as settled, in ms. */
@@ -101,8 +101,8 @@ export function parseArgs(argv: readonly string[]): Command {
       if (!out) throw new PromptInspectorError('USAGE', '--out needs a file name, e.g. --out session.html')
     } else if (flag === '--provider') {
       const value = inline ?? argv[++index]
-      if (!isProviderId(value)) throw new PromptInspectorError('USAGE', `--provider expects a provider profile, got ${value === undefined ? 'nothing' : JSON.stringify(value)}; valid: ${PROVIDER_IDS.join(', ')}`)
-      provider = value
+      if (!(PROVIDER_IDS as readonly (string | undefined)[]).includes(value)) throw new PromptInspectorError('USAGE', `--provider expects a provider profile, got ${value === undefined ? 'nothing' : JSON.stringify(value)}; valid: ${PROVIDER_IDS.join(', ')}`)
+      provider = value as ProviderId
     } else if (flag === '--cache-ttl') {
       cacheTtl = inline ?? argv[++index]
       if (!cacheTtl) throw new PromptInspectorError('USAGE', '--cache-ttl needs a lifetime name, e.g. --cache-ttl 1h')

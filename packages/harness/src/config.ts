@@ -15,6 +15,9 @@ export interface HarnessConfig extends SystemPromptConfig, AgentLoopConfig, Sess
   agentTool: boolean
 }
 
+/** The harness's Config as a type (the same name as its schema). */
+export type Config = HarnessConfig
+
 /**
  * The intersection of the owners' schemas. `toolOrder` keeps SystemPrompt's union with `undefined`, so
  * an omitted key stays absent here too instead of defaulting to `[]`.

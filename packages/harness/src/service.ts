@@ -1,12 +1,12 @@
 import { Context, Service } from 'cordis'
 import { isGone, type CodedError, type ToolSchema } from 'dsh-core'
-import type { Agent } from 'dsh-agent-loop'
-import type { coldCacheNotice } from 'dsh-cache-break-detector'
-import { summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
+import { noticeLocale, toolChangeNotice, type Agent } from 'dsh-agent-loop'
+import { coldCacheNotice } from 'dsh-cache-break-detector'
+import { dshStateFolder, makeFolder, summarizeSessions, type SessionFleet, type SessionHolder } from 'dsh-session'
 import type { AssembleContext } from 'dsh-system-prompt'
 import { renderPrompt } from 'dsh-system-prompt/bytes'
 import type { ToolKind, ToolSourceStatus } from 'dsh-tools'
-import type { McpService } from 'dsh-tools-mcp'
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STARTUP_TIMEOUT_MS, type McpService } from 'dsh-tools-mcp'
 import type { HarnessConfig } from './config.ts'
 import { HarnessError, isBusy } from './errors.ts'
 import { askSide, watchChildren, type ChildUpdate, type SideAnswer, type SideOptions } from './side.ts'
@@ -46,10 +46,23 @@ export interface OpenAgentOptions {
  */
 export class Harness extends Service {
   static inject = ['agentLoop', 'systemPrompt', 'sessions', 'llm', 'tools', 'mcp']
+  /** dsh-tools-mcp's time limits (ms) of a server entry that sets none: listing its tools at startup, one tool call. */
+  static readonly mcpTimeouts = { startupMs: DEFAULT_STARTUP_TIMEOUT_MS, callMs: DEFAULT_CALL_TIMEOUT_MS } as const
 
   constructor(ctx: Context, public readonly config: HarnessConfig) {
     super(ctx, 'harness')
   }
+
+  /** The language of a door's notices: `zh` when the first set of `LC_ALL`, `LC_MESSAGES`, `LANG` starts with `zh`, else `en`. */
+  readonly noticeLocale = noticeLocale
+  /** The one-line notice of a `tools-changed` update, in a locale (default `en`). */
+  readonly toolChangeNotice = toolChangeNotice
+  /** The one-line notice of a cold cache (`onColdCache`'s info), in a locale (default `en`). */
+  readonly coldCacheNotice = coldCacheNotice
+  /** DSH's own state folder `<state>/dsh` (next to the sessions), where a door keeps its own files. */
+  readonly stateFolder = dshStateFolder
+  /** Creates a folder and its missing parents; a read-only file system throws the first missing folder's own error. */
+  readonly makeFolder = makeFolder
 
   /** Resolves when the app is ready: the startup barrier `ctx.readiness` of a booted app; at once in a bare Context. */
   ready(): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS, type ConfigInput } from 'dsh-core'
 import type { Context } from 'cordis'
 import Schema from 'schemastery'
-import { TOOL_KINDS, TOOL_NAME, isToolKind, type ToolKind } from 'dsh-tools'
+import { TOOL_KINDS, TOOL_NAME, type ToolKind } from 'dsh-tools'
 import type {} from 'dsh-tools'
 import { ToolsStaticError } from './errors.ts'
 
@@ -69,7 +69,7 @@ function checkTools(tools: readonly StaticTool[]): void {
     if (tool.revealed !== undefined && tool.shouldDefer !== true) {
       throw new ToolsStaticError('REVEAL_WITHOUT_DEFER', `${where}: tool "${tool.name}" sets revealed without shouldDefer: true; only a deferred tool is revealed`)
     }
-    if (tool.kind !== undefined && !isToolKind(tool.kind)) {
+    if (tool.kind !== undefined && !(TOOL_KINDS as readonly string[]).includes(tool.kind)) {
       throw new ToolsStaticError('INVALID_KIND', `${where}: tool "${tool.name}" has kind ${JSON.stringify(tool.kind)}; the ACP tool kinds are ${TOOL_KINDS.join(', ')}`)
     }
     if (tool.parameters.type !== 'object') {
