@@ -12,7 +12,8 @@ import { recordSession, runBin, tempDir } from './setup.ts'
 
 const URL_ENV = 'DSH_TEST_PROMPT_PG_URL'
 const schema = `prompt_${randomBytes(5).toString('hex')}`
-const spine = { persona: 'You review code in {{cwd}}.', cwd: '/srv/project' }
+// without the harness's agent tool (on by default), as recordSession records: the subject is the diff
+const spine = { persona: 'You review code in {{cwd}}.', cwd: '/srv/project', agentTool: false }
 const addGrep = (ctx: Context) => {
   ctx.tools.register({ name: 'grep', description: 'grep things.', parameters: { type: 'object', properties: {} }, execute: () => '' })
 }
