@@ -2,7 +2,6 @@ import type { Context } from 'cordis'
 import { messageOf, rawService } from 'dsh-core'
 import type { GenerateOptions } from 'dsh-llm'
 import type { Session } from 'dsh-session'
-import type { CompactionReason } from './types.ts'
 import { joinContextSections } from 'dsh-system-prompt/bytes'
 import { CompactionCancelled, type CompactionOutcome } from './compaction.ts'
 import { UpdateDelivery } from './delivery.ts'
@@ -15,10 +14,10 @@ import { lineageFor, nextRequest } from './reconstruct.ts'
 import { SessionParts } from './session-parts.ts'
 import { assembleStep } from './step-input.ts'
 import { reopenAfterStoreFailure } from './store-recovery.ts'
-import './verdict-event.ts'
+import { logVerdict } from './verdict-event.ts'
 import { runToolCalls } from './tool-calls.ts'
 import { TurnCancelled, linkedController, logTurnEnd, type Turn } from './turn.ts'
-import type { AgentSettings, AgentStatus, PromptOptions, TurnResult } from './types.ts'
+import type { AgentSettings, AgentStatus, CompactionReason, PromptOptions, TurnResult } from './types.ts'
 
 /** One conversation: a session, a model and a status. `prompt()` runs one turn at a time. */
 export class Agent {
@@ -72,9 +71,7 @@ export class Agent {
     session.closeOpenTurn(interrupted)
   }
 
-  get model(): string {
-    return this.settings.model
-  }
+  get model(): string { return this.settings.model }
 
   /** Switches the model of the next requests (`/model`): a served one, logged as `model/switch`; the next header has reason `model`. */
   switchModel(model: string): void {
@@ -101,9 +98,8 @@ export class Agent {
   }
 
   /**
-   * Compacts the session now (`/compact`; the keepalive's compaction while warm passes `reason: 'auto'`): the
-   * summary replaces every message logged so far. Resolves
-   * with the outcome, a failure included (nothing is logged then); rejects only when a turn is running.
+   * Compacts the session now (`/compact`; the keepalive's compaction while warm passes `reason: 'auto'`): the summary replaces every
+   * message logged so far. Resolves with the outcome, a failure included (nothing is logged then); rejects only when a turn is running.
    */
   compact(options: { signal?: AbortSignal; reason?: CompactionReason } = {}): Promise<CompactionOutcome> {
     if (this.status === 'running') return Promise.reject(new AgentLoopError('BUSY', `agent "${this.id}" is running a turn; compact after it ends`))
@@ -222,8 +218,7 @@ export class Agent {
         const response = await callModel(current, route, request)
         const { usage, toolCalls, verdict } = response
         session.append('assistant/message', { turn, step, text: response.text, toolCalls, ...(usage ? { usage } : {}) })
-        // the provider's verdict, and the id the next request of the sequence names
-        if (verdict) session.append('provider/verdict', { turn, step, ...verdict, ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}) })
+        if (verdict) logVerdict(session, turn, step, verdict, request.previousResponseId) // the id the sequence's next request names
         if (usage) notify({ type: 'usage', turn, step, usage, ...(verdict ? { verdict } : {}) })
         result.text = response.text
         result.toolCalls = toolCalls

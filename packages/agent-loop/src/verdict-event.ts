@@ -53,3 +53,8 @@ export function previousResponseId(session: Session): string | null {
   }
   return null
 }
+
+/** Logs the provider's verdict on `request` (step `step` of `turn`), right after the answer it came with. */
+export function logVerdict(session: Session, turn: number, step: number, verdict: Omit<ProviderVerdictEvent, 'turn' | 'step' | 'previousResponseId'>, previous: string | null | undefined): void {
+  session.append('provider/verdict', { turn, step, ...verdict, ...(previous ? { previousResponseId: previous } : {}) })
+}
