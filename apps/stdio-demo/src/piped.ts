@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline'
 import type { Agent, AgentUpdate, Harness } from 'dsh-harness'
-import { oneLine, type Usage } from 'dsh-core'
+import { oneLine, rawService, type Usage } from 'dsh-core'
 import { formatActivity, runCommand } from './commands.ts'
 import { writeOut, type Output } from './output.ts'
 import { usageLine } from './usage-line.ts'
@@ -31,6 +31,9 @@ export async function servePiped(
   agent: Agent,
   stop?: AbortSignal,
 ): Promise<PipedSummary> {
+  // resolved once, while the app is active: a turn's last updates may arrive as a signal disposes it, and the
+  // service proxy refuses every access then (the notice wording needs nothing of the app)
+  const harness = rawService(demo.harness)
   const summary: PipedSummary = { turns: 0, failed: 0 }
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false })
   const onStop = () => {
@@ -43,7 +46,7 @@ export async function servePiped(
       if (stop?.aborted) break
       if (line.trim() === '') continue
       // a side question's activity goes where a turn's does; the app stopping cancels it
-      const command = await runCommand(line, demo, agent, { ...stop && { signal: stop }, onUpdate: (update) => showActivity(update, errors, demo.harness) })
+      const command = await runCommand(line, demo, agent, { ...stop && { signal: stop }, onUpdate: (update) => showActivity(update, errors, harness) })
       if (command && 'exit' in command) break
       if (command && 'error' in command) {
         errors.write(`${command.error}\n`)
@@ -58,7 +61,7 @@ export async function servePiped(
       const result = await agent.prompt(line, {
         onUpdate: (update) => {
           if (update.type === 'usage') usages.push(update.usage)
-          showActivity(update, errors, demo.harness)
+          showActivity(update, errors, harness)
         },
       })
       if (stop?.aborted) break
@@ -71,7 +74,7 @@ export async function servePiped(
         errors.write(`error: ${oneLine(result.error ?? '')}\n`)
       }
       // the usage line on a terminal only: stderr captured by a program gets activity and errors alone
-      const usage = (errors as { isTTY?: boolean }).isTTY ? usageLine(usages, demo.harness.cost(agent, result.turn)) : undefined
+      const usage = (errors as { isTTY?: boolean }).isTTY ? usageLine(usages, harness.cost(agent, result.turn)) : undefined
       if (usage) errors.write(usage)
       // piped input cannot cancel a turn: the app is stopping (a signal), so the lines after it are not served
       if (result.reason === 'cancelled') break

@@ -1,6 +1,6 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline'
 import type { ReadStream } from 'node:tty'
-import { oneLine, type Usage } from 'dsh-core'
+import { oneLine, rawService, type Usage } from 'dsh-core'
 import type { Agent, AgentUpdate } from 'dsh-harness'
 import type { BetweenTurns } from './between-turns.ts'
 import { formatActivity, runCommand } from './commands.ts'
@@ -27,8 +27,11 @@ export interface ReplOptions {
  * leaves and the history is saved.
  */
 export async function serveRepl({ input: stdin, output, errors }: Streams, demo: StdioDemo, agent: Agent, options: ReplOptions = {}): Promise<void> {
+  // resolved once, while the app is active: a turn's last updates may arrive as a signal disposes it, and the
+  // service proxy refuses every access then (the notice wording needs nothing of the app)
+  const harness = rawService(demo.harness)
   const { historyPath, between } = options
-  const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`), demo.harness)
+  const history = historyPath === undefined ? undefined : new HistoryFile(historyPath, (message) => errors.write(`warning: ${message}\n`), harness)
   const past = history ? await loadHistory(history.path) : []
   // a real terminal marks pastes; its lines then reach readline as one line (see paste.ts)
   const tty = (stdin as Partial<ReadStream>).isTTY && typeof (stdin as Partial<ReadStream>).setRawMode === 'function' ? stdin as ReadStream : undefined
@@ -62,12 +65,12 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
   // the welcome was shown while the app started (see startup.ts)
   output.write(`model: ${agent.model} · /help for commands\n`)
   // idle past the model's cache TTL: one line above the prompt, the half-typed line kept
-  const stopCold = demo.harness.onColdCache((_, info) => {
+  const stopCold = harness.onColdCache((_, info) => {
     if (!open) return
-    if (between) return between.say(`(${demo.harness.coldCacheNotice(info, demo.harness.noticeLocale())})`)
+    if (between) return between.say(`(${harness.coldCacheNotice(info, harness.noticeLocale())})`)
     clearLine(output, 0)
     cursorTo(output, 0)
-    output.write(`(${demo.harness.coldCacheNotice(info, demo.harness.noticeLocale())})\n`)
+    output.write(`(${harness.coldCacheNotice(info, harness.noticeLocale())})\n`)
     rl.prompt(true)
   }, agent)
   rl.on('close', stopCold)
@@ -95,7 +98,7 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
     // Ctrl-C cancels a side question as it cancels a turn; its tool activity shows as a turn's does
     running = new AbortController()
     const onUpdate = (update: AgentUpdate) => {
-      const shown = formatActivity(update, demo.harness)
+      const shown = formatActivity(update, harness)
       if (shown) output.write(`${shown}\n`)
     }
     const command = await runCommand(line, demo, agent, { signal: running.signal, onUpdate }).finally(() => { running = undefined })
@@ -124,7 +127,7 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
     const onUpdate = (update: AgentUpdate) => {
       if (update.type === 'usage') return void usages.push(update.usage)
       if (update.type === 'text') return write(update.delta)
-      const shown = formatActivity(update, demo.harness)
+      const shown = formatActivity(update, harness)
       if (shown) write(`${atLineStart ? '' : '\n'}${shown}\n`)
       // the result goes back to the model: waiting for it again
       if (update.type === 'tool-result') thinking = showThinking(output, errors)
@@ -137,7 +140,7 @@ export async function serveRepl({ input: stdin, output, errors }: Streams, demo:
     else if (result.reason !== 'done') write(`error: ${oneLine(result.error ?? '')}\n`)
     // what DSH is for, where a person sees it: how much of the prompt the provider's cache served
     // and what the turn cost, when its model has a price (tokens only otherwise)
-    const usage = (output as { isTTY?: boolean }).isTTY ? usageLine(usages, demo.harness.cost(agent, result.turn)) : undefined
+    const usage = (output as { isTTY?: boolean }).isTTY ? usageLine(usages, harness.cost(agent, result.turn)) : undefined
     if (usage) write(usage)
   }
 }
