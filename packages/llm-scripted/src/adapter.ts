@@ -1,7 +1,7 @@
 import type { ToolCall, ToolSchema, Usage } from 'dsh-core'
 import { normalizeUsage, projectToolUpdates, type GenerateOptions, type LlmAdapter, type StreamEvent, type ToolUpdateMode } from 'dsh-llm'
-import type LlmRuntime from 'dsh-llm'
 import { echoReply } from './echo.ts'
+import type { ModelPrice } from './plugin.ts'
 import { LlmScriptedError } from './error.ts'
 import { EmulatedCache, type ScriptedRequest } from './emulated-cache.ts'
 import type { Reply } from './reply.ts'
@@ -30,7 +30,6 @@ export interface ScriptedAdapterOptions {
 
 const DELTAS_PER_TEXT = 3
 
-type ModelPrice = NonNullable<ReturnType<LlmRuntime['price']>>
 
 /** The price an entry gave `model`, its source the app file unless it names one; undefined without one. */
 function priceOf(prices: Record<string, unknown> | undefined, model: string): ModelPrice | undefined {

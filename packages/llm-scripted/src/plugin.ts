@@ -7,7 +7,7 @@ import { LlmScriptedError } from './error.ts'
 import { loadScript } from './script.ts'
 
 /** What a model's tokens cost, as `ctx.llm.price` answers it (USD per million tokens). */
-type ModelPrice = NonNullable<ReturnType<LlmRuntime['price']>>
+export type ModelPrice = NonNullable<ReturnType<LlmRuntime['price']>>
 
 /** A served model id, or an entry with its own context window and price (as an HTTP model entry's `price`). */
 export type ScriptedModelEntry = string | { id: string; contextWindow?: number; price?: Partial<ModelPrice> }

@@ -70,16 +70,19 @@ export const CLIENT_SCRIPT = String.raw`
     if (a.dshOnly) agreed += '; ' + num(a.dshOnly) + ' DSH-only'
     figures.appendChild(figure('agreement', a.disagree ? num(a.disagree) + ' disagree' : 'agree', agreed))
   }
+  /** One cause's chip: its figure in bold, its name, and what follows the name. */
+  function causeChip(cause, figure, after) {
+    var item = el('span', 'cause')
+    item.dataset.cause = cause
+    item.appendChild(el('b', null, figure))
+    item.appendChild(document.createTextNode(' ' + cause.replace(/_/g, ' ') + after))
+    return item
+  }
   var causes = document.getElementById('causes')
   causes.appendChild(el('span', 'note', 'Uncached tokens by cause:'))
   data.causes.forEach(function (cause) {
     var value = s.uncached.byCause[cause]
-    if (!value) return
-    var item = el('span', 'cause')
-    item.dataset.cause = cause
-    item.appendChild(el('b', null, num(value)))
-    item.appendChild(document.createTextNode(' ' + cause.replace(/_/g, ' ')))
-    causes.appendChild(item)
+    if (value) causes.appendChild(causeChip(cause, num(value), ''))
   })
   if (s.money) {
     var money = el('div', 'causes')
@@ -87,12 +90,7 @@ export const CLIENT_SCRIPT = String.raw`
     money.appendChild(el('span', 'note', 'Money by cause:'))
     data.causes.forEach(function (cause) {
       var sum = s.money.byCause[cause]
-      if (!sum) return
-      var item = el('span', 'cause')
-      item.dataset.cause = cause
-      item.appendChild(el('b', null, usd(sum.billed)))
-      item.appendChild(document.createTextNode(' ' + cause.replace(/_/g, ' ') + (sum.breakCost > 0 ? ' (break ' + usd(sum.breakCost) + ')' : '')))
-      money.appendChild(item)
+      if (sum) money.appendChild(causeChip(cause, usd(sum.billed), sum.breakCost > 0 ? ' (break ' + usd(sum.breakCost) + ')' : ''))
     })
     causes.parentNode.insertBefore(money, causes.nextSibling)
   }
